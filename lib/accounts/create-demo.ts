@@ -1,0 +1,38 @@
+import { randomBytes } from "node:crypto";
+import { db } from "../db/client";
+import { addNumber, createAccount, createApiKey, createUser } from "./manage-accounts";
+
+export interface DemoCredentials {
+  accountId: string;
+  accountName: string;
+  email: string;
+  password: string;
+  apiKey: string;
+  numbers: string[];
+}
+
+export const DEMO_NUMBERS = ["+12025550100", "+12025550101"];
+
+/** A ready account to try Parley with: an admin user, two numbers and an API key. */
+export async function createDemo(options: { email?: string; name?: string } = {}): Promise<DemoCredentials> {
+  const account = await createAccount({ name: options.name ?? "Demo", timeZone: "America/New_York" });
+  const taken = new Set((await db().phoneNumber.findMany({ select: { number: true } })).map((n) => `+${n.number}`));
+  // A second demo account on the same database gets its own numbers.
+  const numbers: string[] = [];
+  for (let n = 100; numbers.length < 2 && n < 200; n++) {
+    const candidate = `+1202555${String(n).padStart(4, "0")}`;
+    if (!taken.has(candidate)) numbers.push(candidate);
+  }
+  for (const number of numbers) await addNumber({ accountId: account.id, number, label: "demo" });
+  const email = options.email ?? (taken.size === 0 ? "admin@demo.parley" : `admin+${account.id.slice(0, 8)}@demo.parley`);
+  const password = randomBytes(12).toString("base64url");
+  await createUser({ accountId: account.id, email, password, role: "admin", name: "Demo admin" });
+  const { key } = await createApiKey({ accountId: account.id, name: "demo" });
+  return { accountId: account.id, accountName: account.name, email, password, apiKey: key, numbers };
+}
+
+/** On an empty database only: creates the demo once and returns its credentials (to print), else null. */
+export async function ensureDemo(): Promise<DemoCredentials | null> {
+  if ((await db().account.count()) > 0) return null;
+  return createDemo();
+}

@@ -1,0 +1,97 @@
+import { ApiError } from "./api-error";
+import { db } from "../db/client";
+import { env } from "../env";
+import { API_KEY_PATTERN, hashApiKey } from "../auth/api-keys";
+
+export interface ApiPrincipal {
+  accountId: string;
+  apiKeyId: string;
+}
+
+interface CachedKey {
+  principal: ApiPrincipal;
+  expiresAt: number | null;
+  checkedAt: number;
+}
+
+// Keys are read from the database at most once per API_KEY_CACHE_SECONDS per process: a revoked key stops
+// working within that time. Unknown keys are never cached, so a new key works at once.
+const cache = new Map<string, CachedKey>();
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+const lastUsedWritten = new Map<string, number>();
+
+async function lookupKey(key: string, now: number): Promise<ApiPrincipal | null> {
+  if (!API_KEY_PATTERN.test(key)) return null;
+  const hash = hashApiKey(key);
+  const ttl = env().API_KEY_CACHE_SECONDS * 1000;
+  const hit = cache.get(hash);
+  if (hit && now - hit.checkedAt < ttl) {
+    return hit.expiresAt !== null && hit.expiresAt <= now ? null : hit.principal;
+  }
+  const row = await db().apiKey.findUnique({
+    where: { hash },
+    select: { id: true, accountId: true, revokedAt: true, expiresAt: true },
+  });
+  if (!row || row.revokedAt) {
+    cache.delete(hash);
+    return null;
+  }
+  const entry: CachedKey = {
+    principal: { accountId: row.accountId, apiKeyId: row.id },
+    expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
+    checkedAt: now,
+  };
+  if (cache.size > 10_000) cache.clear();
+  cache.set(hash, entry);
+  return entry.expiresAt !== null && entry.expiresAt <= now ? null : entry.principal;
+}
+
+// lastUsedAt is informational: written at most once a minute per key, off the request's critical path.
+function recordUse(principal: ApiPrincipal, now: number): void {
+  const last = lastUsedWritten.get(principal.apiKeyId) ?? 0;
+  if (now - last < LAST_USED_WRITE_INTERVAL_MS) return;
+  lastUsedWritten.set(principal.apiKeyId, now);
+  db()
+    .apiKey.update({ where: { id: principal.apiKeyId }, data: { lastUsedAt: new Date(now) } })
+    .catch(() => lastUsedWritten.delete(principal.apiKeyId));
+}
+
+function parseBasic(header: string): { user: string; password: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return null;
+  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * The decision: header `apikey: <key>` or HTTP Basic `accountId:key`; either is enough, and when both are sent
+ * both must be valid for the same account. Anything else is 401 Unauthorized.
+ */
+export async function authenticate(headers: Headers): Promise<ApiPrincipal> {
+  const now = Date.now();
+  const apikey = headers.get("apikey");
+  const authorization = headers.get("authorization");
+  if (apikey === null && authorization === null) throw new ApiError("Unauthorized");
+
+  let principal: ApiPrincipal | null = null;
+  if (apikey !== null) {
+    principal = await lookupKey(apikey.trim(), now);
+    if (!principal) throw new ApiError("Unauthorized");
+  }
+  if (authorization !== null) {
+    const basic = parseBasic(authorization);
+    if (!basic) throw new ApiError("Unauthorized");
+    const viaBasic = await lookupKey(basic.password, now);
+    if (!viaBasic || viaBasic.accountId !== basic.user) throw new ApiError("Unauthorized");
+    if (principal && principal.accountId !== viaBasic.accountId) throw new ApiError("Unauthorized");
+    principal ??= viaBasic;
+  }
+  recordUse(principal!, now);
+  return principal!;
+}
+
+export function assertAccount(principal: ApiPrincipal, accountId: string): void {
+  if (principal.accountId !== accountId) throw new ApiError("Forbidden");
+}

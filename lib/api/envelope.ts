@@ -1,0 +1,47 @@
+import { publicUrl } from "../env";
+import { errorCodes, successCodes, type ErrorCode, type SuccessCode } from "./error-codes";
+import type { ApiError } from "./api-error";
+
+// The decision: every response is JSON with status, statusCode, statusMessage, statusUri and data where there is
+// one; the HTTP status equals statusCode; data.apiVersion is "v3".
+export interface Envelope {
+  status: string;
+  statusCode: number;
+  statusMessage: string;
+  statusUri: string;
+  data?: Record<string, unknown>;
+}
+
+export function successEnvelope(code: SuccessCode, data: Record<string, unknown>): Envelope {
+  const { statusCode, statusMessage } = successCodes[code];
+  return { status: code, statusCode, statusMessage, statusUri: "", data: { ...data, apiVersion: "v3" } };
+}
+
+export function errorStatusUri(code: ErrorCode): string {
+  return `${publicUrl()}/docs#error-${code}`;
+}
+
+export function errorEnvelope(error: ApiError, method: string): Envelope {
+  const { statusCode, statusMessage } = errorCodes[error.code];
+  const data: Record<string, unknown> = { ...error.data };
+  if (error.detail) {
+    data.error = error.code;
+    data.error_message = error.detail;
+  }
+  if (error.field) data.field = error.field;
+  const envelope: Envelope = {
+    status: error.code,
+    statusCode,
+    statusMessage: statusMessage.replace("{method}", method.toUpperCase()),
+    statusUri: errorStatusUri(error.code),
+  };
+  if (Object.keys(data).length > 0) envelope.data = { ...data, apiVersion: "v3" };
+  return envelope;
+}
+
+export function jsonResponse(envelope: Envelope, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(envelope), {
+    status: envelope.statusCode,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}

@@ -1,0 +1,32 @@
+// The one table of envelope codes. statusMessage texts are the seed's, word for word; the codes the seed does not
+// list (Unauthorized, Forbidden, MessageNotFound, IdempotencyConflict) are the API decisions'.
+export const errorCodes = {
+  MissingAccountId: { statusCode: 400, statusMessage: "'accountId' is required" },
+  MissingFrom: { statusCode: 400, statusMessage: "'from' is required" },
+  MissingTo: { statusCode: 400, statusMessage: "'to' or 'toArray' is required" },
+  MissingBody: { statusCode: 400, statusMessage: "'body' is required (not required when media is sent)" },
+  InvalidNumber: { statusCode: 400, statusMessage: "'from' is not valid number" },
+  MissingJSON: { statusCode: 400, statusMessage: "JSON required" },
+  InvalidJSON: { statusCode: 400, statusMessage: "The JSON request is not valid." },
+  ResourceNotAllowed: { statusCode: 400, statusMessage: "Resource not allowed on {method}" },
+  UnknownResource: { statusCode: 400, statusMessage: "Unknown resource on {method}" },
+  InvalidRequest: { statusCode: 400, statusMessage: "Invalid Request" },
+  Unauthorized: { statusCode: 401, statusMessage: "Missing or invalid credentials" },
+  Forbidden: { statusCode: 403, statusMessage: "Credentials do not grant access to this account" },
+  MessageNotFound: { statusCode: 404, statusMessage: "Message not found" },
+  IdempotencyConflict: {
+    statusCode: 409,
+    statusMessage: "Idempotency-Key was already used with a different request body",
+  },
+  PayloadTooLarge: { statusCode: 413, statusMessage: "Request body too large" },
+  SystemFailure: { statusCode: 500, statusMessage: "General System Failure" },
+} as const satisfies Record<string, { statusCode: number; statusMessage: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export const successCodes = {
+  MessageCreateSuccessful: { statusCode: 200, statusMessage: "Message Create Successful" },
+  QueryCompletedSuccessfully: { statusCode: 200, statusMessage: "Query Completed Successfully" },
+} as const;
+
+export type SuccessCode = keyof typeof successCodes;

@@ -1,0 +1,54 @@
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
+import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
+import { databaseProvider, env, type DatabaseProvider } from "../env";
+import { sqliteFilePath } from "./sqlite-path";
+
+// Both generated clients have the same API (they come from one schema), so the SQLite client's type stands for
+// either. The few provider differences (case-insensitive `contains`) are handled where they arise.
+export type Db = SqliteClient;
+
+interface DbHolder {
+  client: Db;
+  provider: DatabaseProvider;
+  url: string;
+}
+
+// One client per process, on globalThis so the fast /v3 path in server.ts and Next's bundled route handlers
+// share it (and its connection pool) instead of each opening their own.
+const holder = globalThis as unknown as { __parleyDb?: DbHolder };
+
+export function dbProvider(): DatabaseProvider {
+  return databaseProvider(env().DATABASE_URL);
+}
+
+export function db(): Db {
+  const url = env().DATABASE_URL;
+  if (holder.__parleyDb && holder.__parleyDb.url === url) return holder.__parleyDb.client;
+  const provider = databaseProvider(url);
+  const client =
+    provider === "sqlite"
+      ? new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFilePath(url), timeout: 10_000 }) })
+      : (new PostgresClient({
+          adapter: new PrismaPg({ connectionString: url, max: 20 }),
+        }) as unknown as Db);
+  holder.__parleyDb = { client, provider, url };
+  return client;
+}
+
+// SQLite: WAL lets readers proceed during a write, and synchronous=FULL makes every commit durable on disk
+// before the API answers (the promise: accepted messages are never lost). Group commit keeps this cheap.
+export async function prepareConnection(): Promise<void> {
+  if (dbProvider() !== "sqlite") return;
+  const client = db();
+  await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  await client.$queryRawUnsafe("PRAGMA synchronous = FULL");
+  await client.$queryRawUnsafe("PRAGMA foreign_keys = ON");
+}
+
+export async function disconnectDb(): Promise<void> {
+  const current = holder.__parleyDb;
+  holder.__parleyDb = undefined;
+  if (current) await current.client.$disconnect();
+}

@@ -1,0 +1,90 @@
+import { db } from "./client";
+import type { Prisma } from "./generated/sqlite/client";
+import { logger } from "../log";
+
+// Group commit: concurrent sends are written in one transaction, so the disk sync that makes a commit durable is
+// paid once per batch instead of once per request. Each caller's promise settles only after its rows are
+// committed (the promise: accepted messages are persisted before the answer).
+export interface SendWrite {
+  messages: Prisma.MessageCreateManyInput[];
+  sdrs: Prisma.SdrCreateManyInput[];
+  idempotency?: Prisma.IdempotencyRecordCreateManyInput;
+}
+
+interface Pending {
+  write: SendWrite;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+// Bounds one transaction: a 1,000-destination send is about 3,000 rows; more than this waits for the next batch.
+const MAX_ROWS_PER_BATCH = 20_000;
+
+let queue: Pending[] = [];
+let flushing = false;
+
+function rowsOf(write: SendWrite): number {
+  return write.messages.length + write.sdrs.length + (write.idempotency ? 1 : 0);
+}
+
+async function writeBatch(writes: SendWrite[]): Promise<void> {
+  const client = db();
+  const messages = writes.flatMap((w) => w.messages);
+  const sdrs = writes.flatMap((w) => w.sdrs);
+  const keys = writes.flatMap((w) => (w.idempotency ? [w.idempotency] : []));
+  const operations: Prisma.PrismaPromise<unknown>[] = [
+    client.message.createMany({ data: messages }),
+    client.sdr.createMany({ data: sdrs }),
+  ];
+  if (keys.length > 0) operations.push(client.idempotencyRecord.createMany({ data: keys }));
+  await client.$transaction(operations);
+}
+
+async function flush(): Promise<void> {
+  flushing = true;
+  try {
+    while (queue.length > 0) {
+      let rows = 0;
+      let take = 0;
+      while (take < queue.length && (take === 0 || rows + rowsOf(queue[take]!.write) <= MAX_ROWS_PER_BATCH)) {
+        rows += rowsOf(queue[take]!.write);
+        take += 1;
+      }
+      const batch = queue.slice(0, take);
+      queue = queue.slice(take);
+      try {
+        await writeBatch(batch.map((p) => p.write));
+        for (const p of batch) p.resolve();
+      } catch (error) {
+        if (batch.length === 1) {
+          batch[0]!.reject(error);
+          continue;
+        }
+        // One write spoiled the batch (a repeated Idempotency-Key, say): commit each alone so only it fails.
+        logger().debug({ err: error, size: batch.length }, "group commit failed; committing one by one");
+        for (const p of batch) {
+          try {
+            await writeBatch([p.write]);
+            p.resolve();
+          } catch (single) {
+            p.reject(single);
+          }
+        }
+      }
+    }
+  } finally {
+    flushing = false;
+  }
+}
+
+export function commitSendWrite(write: SendWrite): Promise<void> {
+  return new Promise((resolve, reject) => {
+    queue.push({ write, resolve, reject });
+    // Writes arriving while a transaction is in flight form the next batch; the first one starts the flush on
+    // the next turn of the event loop so that requests parsed in this turn join it.
+    if (!flushing) {
+      flushing = true;
+      setImmediate(() => void flush());
+    }
+  });
+}

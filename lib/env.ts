@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+// The only reader of process.env. Every setting has a default that gives a working single-machine install
+// (SQLite file + carrier simulator); docs/CONFIGURATION.md and the README list them.
+const boolean = z
+  .enum(["true", "false", "1", "0", "yes", "no", ""])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  HOST: z.string().default("0.0.0.0"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // The address people and applications use to reach this server; links in responses and the docs page use it.
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z.string().default("file:./data/parley.db"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Secret for portal sessions. When unset, one is generated once and kept in the data directory.
+  NEXTAUTH_SECRET: z.string().min(16).optional(),
+  PARLEY_DATA_DIR: z.string().default("./data"),
+  // Create the demo account, user, numbers and key on an empty database at start-up.
+  PARLEY_DEMO: boolean.default(true),
+  // Development mode: Next.js compiles pages on demand instead of serving the production build.
+  PARLEY_DEV: boolean.default(false),
+  // How long a looked-up API key is trusted before it is read again (revocation takes effect within this).
+  API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  // Largest accepted request body, in bytes.
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid configuration in the environment:\n${problems}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+export function publicUrl(): string {
+  const e = env();
+  const host = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
+  return (e.PUBLIC_URL ?? `http://${host}:${e.PORT}`).replace(/\/$/, "");
+}
+
+export type DatabaseProvider = "sqlite" | "postgresql";
+
+export function databaseProvider(url = env().DATABASE_URL): DatabaseProvider {
+  if (/^postgres(ql)?:\/\//i.test(url)) return "postgresql";
+  if (/^file:/i.test(url)) return "sqlite";
+  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL), got "${url.split(":")[0]}:"`);
+}

@@ -1,0 +1,76 @@
+import { createHash } from "node:crypto";
+import { ApiError } from "../api/api-error";
+import type { Envelope } from "../api/envelope";
+import { db } from "../db/client";
+import { uuidv4 } from "../db/ids";
+import type { Prisma } from "../db/generated/sqlite/client";
+
+// The decision: the same Idempotency-Key with the same body within 24 hours returns the first response again
+// and sends nothing; with another body it is 409 IdempotencyConflict.
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const MAX_KEY_LENGTH = 255;
+
+export interface IdempotencyClaim {
+  key: string;
+  requestHash: string;
+  /** The row to commit with the messages, so the record exists exactly when the messages do. */
+  record(envelope: Envelope): Prisma.IdempotencyRecordCreateManyInput;
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export function idempotencyKeyFrom(headers: Headers): string | null {
+  const key = headers.get("idempotency-key");
+  if (key === null) return null;
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw new ApiError("InvalidRequest", {
+      detail: `'Idempotency-Key' must be 1 to ${MAX_KEY_LENGTH} characters`,
+      field: "Idempotency-Key",
+    });
+  }
+  return key;
+}
+
+/** The stored first answer for this key, or a claim to record this request's answer with its messages. */
+export async function checkIdempotency(
+  accountId: string,
+  key: string,
+  body: unknown,
+): Promise<{ replay: Envelope } | { claim: IdempotencyClaim }> {
+  const requestHash = createHash("sha256").update(canonical(body)).digest("hex");
+  const existing = await db().idempotencyRecord.findUnique({ where: { accountId_key: { accountId, key } } });
+  if (existing && Date.now() - existing.createdAt.getTime() < IDEMPOTENCY_WINDOW_MS) {
+    if (existing.requestHash !== requestHash) throw new ApiError("IdempotencyConflict");
+    return { replay: JSON.parse(existing.responseBody) as Envelope };
+  }
+  if (existing) await db().idempotencyRecord.delete({ where: { id: existing.id } }).catch(() => undefined);
+  return {
+    claim: {
+      key,
+      requestHash,
+      record: (envelope) => ({
+        id: uuidv4(),
+        accountId,
+        key,
+        requestHash,
+        statusCode: envelope.statusCode,
+        responseBody: JSON.stringify(envelope),
+        createdAt: new Date(),
+      }),
+    },
+  };
+}
+
+/** True when a commit failed because a concurrent request with the same key committed first. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
+}

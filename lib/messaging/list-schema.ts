@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { ApiError } from "../api/api-error";
+import { UUID_PATTERN } from "../db/ids";
+import { tnDigits } from "./phone-number";
+import { parseFilterTimestamp } from "./time-format";
+
+export const LISTING_STATUSES = ["queued", "sending", "sent", "delivered", "undelivered", "failed", "expired", "rejected"] as const;
+export const SORT_FIELDS = ["timestamp", "from", "to", "status", "direction", "messageType", "numSegments"] as const;
+
+// Query parameters of GET /v3/messages as documented (strings on the wire; checked and converted below).
+export const listQuerySchema = z.object({
+  accountId: z.string().describe("The account to list; must be the credentials' account."),
+  messageId: z.string().optional(),
+  referenceId: z.string().optional(),
+  from: z.string().optional().describe("Originating TN, with or without '+'."),
+  to: z.string().optional().describe("Destination TN, with or without '+'."),
+  messageType: z.enum(["sms", "mms"]).optional(),
+  direction: z.enum(["outbound", "inbound"]).optional(),
+  status: z.enum(LISTING_STATUSES).optional(),
+  body: z.string().optional().describe("Case-insensitive substring of the body."),
+  timestampBegin: z.string().optional().describe("Inclusive; ISO 8601 or 'YYYY-MM-DD HH:mm:ss.SSS' (UTC)."),
+  timestampEnd: z.string().optional().describe("Exclusive; same forms as timestampBegin."),
+  start: z.string().optional().describe("Offset, default 0."),
+  count: z.string().optional().describe("Page size, 1 to 1000, default 50."),
+  sortBy: z.enum(SORT_FIELDS).optional().describe("Default timestamp."),
+  sortDir: z.enum(["asc", "desc"]).optional().describe("Default desc."),
+});
+
+export interface ListQuery {
+  accountId: string;
+  messageId?: string;
+  referenceId?: string;
+  from?: string;
+  to?: string;
+  messageType?: "sms" | "mms";
+  direction?: "outbound" | "inbound";
+  status?: (typeof LISTING_STATUSES)[number];
+  body?: string;
+  timestampBegin?: Date;
+  timestampEnd?: Date;
+  start: number;
+  count: number;
+  sortBy: (typeof SORT_FIELDS)[number];
+  sortDir: "asc" | "desc";
+  /** The parameters as given, echoed in the response's data. */
+  echo: Record<string, string>;
+}
+
+function invalid(parameter: string, why: string): ApiError {
+  return new ApiError("InvalidRequest", { detail: `'${parameter}' ${why}`, field: parameter });
+}
+
+function oneOf<T extends string>(parameter: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw invalid(parameter, `must be one of ${allowed.join(", ")}`);
+  return value as T;
+}
+
+function integer(parameter: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value)) throw invalid(parameter, `must be a whole number from ${min} to ${max}`);
+  const n = Number(value);
+  if (n < min || n > max) throw invalid(parameter, `must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/** The decisions for the listing query: accountId required, defaults, allowed values; anything else InvalidRequest. */
+export function parseListQuery(params: URLSearchParams): ListQuery {
+  const get = (name: string): string | undefined => {
+    const value = params.get(name);
+    return value === null || value.trim() === "" ? undefined : value.trim();
+  };
+  const accountId = get("accountId");
+  if (accountId === undefined) throw new ApiError("MissingAccountId");
+  if (!UUID_PATTERN.test(accountId)) throw invalid("accountId", "must be a UUID");
+
+  const echo: Record<string, string> = {};
+  for (const name of Object.keys(listQuerySchema.shape)) {
+    const value = get(name);
+    if (value !== undefined) echo[name] = value;
+  }
+  const query: ListQuery = {
+    accountId,
+    start: 0,
+    count: 50,
+    sortBy: "timestamp",
+    sortDir: "desc",
+    echo,
+  };
+  const messageId = get("messageId");
+  if (messageId !== undefined) {
+    if (!UUID_PATTERN.test(messageId)) throw invalid("messageId", "must be a UUID");
+    query.messageId = messageId.toLowerCase();
+  }
+  const referenceId = get("referenceId");
+  if (referenceId !== undefined) {
+    if (!/^[A-Za-z0-9]{1,40}$/.test(referenceId)) throw invalid("referenceId", "must be 1 to 40 letters or digits");
+    query.referenceId = referenceId;
+  }
+  for (const name of ["from", "to"] as const) {
+    const value = get(name);
+    if (value === undefined) continue;
+    // A '+' in a query string arrives as a space unless encoded; both forms mean the same number.
+    const digits = tnDigits(value.replace(/^ /, "+"));
+    if (digits === null) throw invalid(name, "must be a telephone number: digits with country code");
+    query[name] = digits;
+  }
+  const messageType = get("messageType");
+  if (messageType !== undefined) query.messageType = oneOf("messageType", messageType, ["sms", "mms"] as const);
+  const direction = get("direction");
+  if (direction !== undefined) query.direction = oneOf("direction", direction, ["outbound", "inbound"] as const);
+  const status = get("status");
+  if (status !== undefined) query.status = oneOf("status", status, LISTING_STATUSES);
+  const body = params.get("body");
+  if (body !== null && body !== "") {
+    if (body.length > 1600) throw invalid("body", "must be at most 1600 characters");
+    query.body = body;
+  }
+  for (const name of ["timestampBegin", "timestampEnd"] as const) {
+    const value = get(name);
+    if (value === undefined) continue;
+    const date = parseFilterTimestamp(value);
+    if (date === null) throw invalid(name, "must be ISO 8601 (2026-11-21T22:52:12Z) or 'YYYY-MM-DD HH:mm:ss.SSS' (UTC)");
+    query[name] = date;
+  }
+  const start = get("start");
+  if (start !== undefined) query.start = integer("start", start, 0, 1_000_000_000);
+  const count = get("count");
+  if (count !== undefined) query.count = integer("count", count, 1, 1000);
+  const sortBy = get("sortBy");
+  if (sortBy !== undefined) query.sortBy = oneOf("sortBy", sortBy, SORT_FIELDS);
+  const sortDir = get("sortDir");
+  if (sortDir !== undefined) query.sortDir = oneOf("sortDir", sortDir.toLowerCase(), ["asc", "desc"] as const);
+  return query;
+}

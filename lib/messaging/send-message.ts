@@ -1,0 +1,139 @@
+import { ApiError } from "../api/api-error";
+import { assertAccount, type ApiPrincipal } from "../api/authenticate";
+import { successEnvelope, type Envelope } from "../api/envelope";
+import { db } from "../db/client";
+import { uuidv7 } from "../db/ids";
+import { commitSendWrite, type SendWrite } from "../db/group-commit";
+import { countSegments } from "../segments/count-segments";
+import { tnDigits, validTn, withPlus } from "./phone-number";
+import { isoWithOffset } from "./time-format";
+import type { SendRequest } from "./send-schema";
+import type { IdempotencyClaim } from "./idempotency";
+
+export type RejectReason = "FromNotOwned" | "InvalidDestination" | "DuplicateDestination";
+
+export interface MessageInfo {
+  messageId: string;
+  dateCreated: string;
+  to: string;
+  body: string;
+  numSegments: number;
+  optStatus: string;
+  status: "accepted" | "rejected";
+  reason: string;
+}
+
+// The decision for a `from` that is valid but not the account's: a 200 envelope carrying the failure.
+const FROM_NOT_OWNED = {
+  error_code: 1001,
+  error: "FromNotOwned",
+  error_message: "'from' does not belong to the account",
+} as const;
+
+async function ownsNumber(accountId: string, digits: string): Promise<boolean> {
+  const row = await db().phoneNumber.findUnique({ where: { number: digits }, select: { accountId: true } });
+  return row?.accountId === accountId;
+}
+
+/** The request's fields as the response echoes them, with the defaults that were applied. */
+function echo(request: SendRequest, bulk: boolean): Record<string, unknown> {
+  return {
+    ...request,
+    conversational: request.conversational ?? false,
+    bulk,
+    optLogic: request.optLogic ?? false,
+  };
+}
+
+/**
+ * POST /v3/messages. One message per destination, persisted with its `accepted` and `queued` SDRs (or its
+ * `rejected` SDR) in one transaction before the answer is built. Rejected destinations are kept too, so every
+ * messageId a client is given can be listed and has SDRs.
+ */
+export async function sendMessages(input: {
+  principal: ApiPrincipal;
+  request: SendRequest;
+  requestId: string;
+  idempotency?: IdempotencyClaim;
+}): Promise<Envelope> {
+  const { principal, request } = input;
+  assertAccount(principal, request.accountId);
+  const from = validTn(request.from);
+  if (from === null) throw new ApiError("InvalidNumber");
+  const fromOwned = await ownsNumber(request.accountId, from);
+
+  const destinations = request.to !== undefined ? [request.to] : request.toArray!;
+  // The decision: bulk defaults to false for one destination and true for two or more.
+  const bulk = request.bulk ?? destinations.length > 1;
+  const media = request.media ?? [];
+  const body = request.body ?? "";
+  const isMms = media.length > 0;
+  const segments = countSegments(body);
+  const numSegments = isMms ? 1 : segments.numSegments;
+  const now = new Date();
+  const dateCreated = isoWithOffset(now);
+  const mediaJson = JSON.stringify(media);
+
+  const write: SendWrite = { messages: [], sdrs: [] };
+  const messageInfo: MessageInfo[] = [];
+  const seen = new Set<string>();
+
+  for (const destination of destinations) {
+    const messageId = uuidv7(now.getTime());
+    const digits = validTn(destination);
+    let reason: RejectReason | null = null;
+    if (!fromOwned) reason = "FromNotOwned";
+    else if (digits === null) reason = "InvalidDestination";
+    else if (seen.has(digits)) reason = "DuplicateDestination";
+    if (digits !== null) seen.add(digits);
+
+    const stored = digits ?? tnDigits(destination) ?? destination.slice(0, 64);
+    write.messages.push({
+      id: messageId,
+      accountId: request.accountId,
+      direction: "outbound",
+      messageType: isMms ? "mms" : "sms",
+      fromNumber: from,
+      toNumber: stored,
+      body,
+      media: mediaJson,
+      numSegments,
+      encoding: segments.encoding,
+      status: reason ? "rejected" : "queued",
+      rejectReason: reason,
+      conversational: request.conversational ?? false,
+      bulk,
+      optLogic: request.optLogic ?? false,
+      optStatus: "",
+      referenceId: request.referenceId ?? null,
+      userId: request.userId ?? null,
+      userType: request.userType ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const referenceId = request.referenceId ?? null;
+    if (reason) {
+      write.sdrs.push({ messageId, accountId: request.accountId, status: "rejected", statusDetails: reason, referenceId, createdAt: now });
+    } else {
+      write.sdrs.push({ messageId, accountId: request.accountId, status: "accepted", statusDetails: "", referenceId, createdAt: now });
+      write.sdrs.push({ messageId, accountId: request.accountId, status: "queued", statusDetails: bulk ? "bulk" : "", createdAt: now });
+    }
+    messageInfo.push({
+      messageId,
+      dateCreated,
+      to: digits !== null ? withPlus(digits) : destination,
+      body,
+      numSegments,
+      optStatus: "",
+      status: reason ? "rejected" : "accepted",
+      reason: reason ?? "",
+    });
+  }
+
+  const data: Record<string, unknown> = { ...echo(request, bulk), messageInfo };
+  if (!fromOwned) Object.assign(data, FROM_NOT_OWNED);
+  const envelope = successEnvelope("MessageCreateSuccessful", data);
+  if (input.idempotency) write.idempotency = input.idempotency.record(envelope);
+  await commitSendWrite(write);
+  return envelope;
+}

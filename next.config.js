@@ -1,0 +1,19 @@
+// @ts-check
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // Native and server-only packages are loaded by Node at run time, not bundled.
+  serverExternalPackages: [
+    "better-sqlite3",
+    "@prisma/adapter-better-sqlite3",
+    "@prisma/adapter-pg",
+    "@prisma/client",
+    "pg",
+    "pino",
+    "libphonenumber-js",
+  ],
+  typescript: { ignoreBuildErrors: false },
+};
+
+export default nextConfig;
