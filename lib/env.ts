@@ -42,6 +42,11 @@ export function env(): Env {
   return cached;
 }
 
+/** Forgets the parsed environment (tests that point the process at another database call this). */
+export function reloadEnv(): void {
+  cached = undefined;
+}
+
 export function publicUrl(): string {
   const e = env();
   const host = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;

@@ -1,0 +1,38 @@
+// Builds the Next.js app when the sources changed since the last build (or there is none), so that
+// `npm start` and `npm test` always serve what is checked out. A fingerprint of the inputs sits in .next/.
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const inputs = ["app", "components", "lib", "public", "next.config.js", "postcss.config.mjs", "tsconfig.json", "package-lock.json", "prisma/schema.prisma"];
+const skip = new Set(["node_modules", ".next", "generated"]);
+
+function walk(path, files) {
+  if (!existsSync(path)) return;
+  const stat = statSync(path);
+  if (stat.isDirectory()) {
+    for (const name of readdirSync(path).sort()) if (!skip.has(name)) walk(join(path, name), files);
+  } else files.push(path);
+}
+
+const files = [];
+for (const input of inputs) walk(join(root, input), files);
+const hash = createHash("sha256");
+for (const file of files) hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0");
+const fingerprint = hash.digest("hex");
+const stamp = join(root, ".next", "parley-build-fingerprint");
+
+if (process.env.PARLEY_DEV === "1" || process.env.PARLEY_DEV === "true") process.exit(0);
+if (existsSync(join(root, ".next", "BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === fingerprint) {
+  process.exit(0);
+}
+console.log("Building the web app (first start, or the sources changed)…");
+execFileSync(join(root, "node_modules/.bin/next"), ["build"], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+});
+writeFileSync(stamp, fingerprint);

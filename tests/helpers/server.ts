@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { join } from "node:path";
+import { createTestDatabase, type TestDatabase } from "./test-database";
+
+const root = join(import.meta.dirname, "..", "..");
+
+export interface RunningServer {
+  baseUrl: string;
+  port: number;
+  database: TestDatabase;
+  process: ChildProcess;
+  /** Everything the server wrote on stdout and stderr so far (its JSON logs). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server (`tsx server.ts`, the production Next build) on a free port against a fresh database,
+ * exactly as `npm start` would, minus the demo account.
+ */
+export async function startServer(options: { env?: Record<string, string>; database?: TestDatabase } = {}): Promise<RunningServer> {
+  const database = options.database ?? (await createTestDatabase());
+  const child = spawn(join(root, "node_modules/.bin/tsx"), ["server.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_URL: database.url,
+      PARLEY_DEMO: "false",
+      LOG_LEVEL: process.env.PARLEY_TEST_LOG_LEVEL ?? "warn",
+      PARLEY_READY_FD: "stdout",
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 60 s:\n${output}`)), 60_000);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before it was ready:\n${output}`));
+    });
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      output += line + "\n";
+      const ready = /^PARLEY_READY (\d+)$/.exec(line);
+      if (ready) {
+        clearTimeout(timer);
+        resolve(Number(ready[1]));
+      }
+    });
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    port,
+    database,
+    process: child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      if (!options.database) await database.drop();
+    },
+  };
+}

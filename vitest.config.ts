@@ -1,0 +1,21 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+// Unit tests run once; API tests run against the real server on SQLite and again on PostgreSQL.
+export default defineConfig({
+  resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
+  test: {
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      { extends: true, test: { name: "api-sqlite", include: ["tests/api/**/*.test.ts"], env: { PARLEY_TEST_DB: "sqlite" } } },
+      {
+        extends: true,
+        test: { name: "api-postgresql", include: ["tests/api/**/*.test.ts"], env: { PARLEY_TEST_DB: "postgresql" } },
+      },
+    ],
+  },
+});
