@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
 import { Server as SocketServer } from "socket.io";
-import { env, publicUrl } from "./lib/env";
+import { bootstrapEnv, env, publicUrl } from "./lib/env";
 import { logger } from "./lib/log";
 import { prepareDatabase } from "./lib/boot/prepare-database";
 import { disconnectDb } from "./lib/db/client";
@@ -34,6 +34,7 @@ function matchV3(pathname: string): { module: RouteModule; params: Record<string
 }
 
 async function main(): Promise<void> {
+  bootstrapEnv();
   const config = env();
   const log = logger();
   await prepareDatabase();

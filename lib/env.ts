@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 
 // The only reader of process.env. Every setting has a default that gives a working single-machine install
@@ -59,4 +62,29 @@ export function databaseProvider(url = env().DATABASE_URL): DatabaseProvider {
   if (/^postgres(ql)?:\/\//i.test(url)) return "postgresql";
   if (/^file:/i.test(url)) return "sqlite";
   throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL), got "${url.split(":")[0]}:"`);
+}
+
+/**
+ * Start-up only: reads `.env` if present (the environment wins over the file), and gives next-auth what it reads
+ * from process.env itself: NEXTAUTH_URL from PUBLIC_URL, and a NEXTAUTH_SECRET generated once and kept in the
+ * data directory when none is configured, so portal sessions survive restarts.
+ */
+export function bootstrapEnv(): void {
+  if (existsSync(".env")) process.loadEnvFile(".env");
+  cached = undefined;
+  const e = env();
+  process.env.NEXTAUTH_URL ??= publicUrl();
+  if (!e.NEXTAUTH_SECRET) {
+    const file = join(e.PARLEY_DATA_DIR, "portal-session-secret");
+    if (!existsSync(file)) {
+      mkdirSync(e.PARLEY_DATA_DIR, { recursive: true });
+      try {
+        // "wx": when several processes start at once, the first one's secret is the one all of them read.
+        writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+    }
+    process.env.NEXTAUTH_SECRET = readFileSync(file, "utf8").trim();
+  }
 }

@@ -2,7 +2,7 @@
 // `npm start` and `npm test` always serve what is checked out. A fingerprint of the inputs sits in .next/.
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -25,14 +25,39 @@ for (const file of files) hash.update(relative(root, file)).update("\0").update(
 const fingerprint = hash.digest("hex");
 const stamp = join(root, ".next", "parley-build-fingerprint");
 
+const upToDate = () =>
+  existsSync(join(root, ".next", "BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === fingerprint;
+
 if (process.env.PARLEY_DEV === "1" || process.env.PARLEY_DEV === "true") process.exit(0);
-if (existsSync(join(root, ".next", "BUILD_ID")) && existsSync(stamp) && readFileSync(stamp, "utf8") === fingerprint) {
-  process.exit(0);
+if (upToDate()) process.exit(0);
+
+// One build at a time (several test runs or starts may ask together); the others wait and reuse it.
+const lock = join(root, ".next-build.lock");
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+for (;;) {
+  try {
+    mkdirSync(lock);
+    break;
+  } catch {
+    if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+    sleep(500);
+  }
 }
-console.log("Building the web app (first start, or the sources changed)…");
-execFileSync(join(root, "node_modules/.bin/next"), ["build"], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-});
-writeFileSync(stamp, fingerprint);
+try {
+  if (!upToDate()) {
+    console.log("Building the web app (first start, or the sources changed)…");
+    try {
+      execFileSync(join(root, "node_modules/.bin/next"), ["build"], {
+        cwd: root,
+        stdio: "inherit",
+        env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+      });
+    } catch {
+      console.error("The web app did not build; the errors are above.");
+      process.exitCode = 1;
+    }
+    if (process.exitCode !== 1) writeFileSync(stamp, fingerprint);
+  }
+} finally {
+  rmSync(lock, { recursive: true, force: true });
+}

@@ -1,0 +1,126 @@
+// Accepted sends per second and latency of POST /v3/messages against the real server, at fixed request rates
+// and at saturation, for single- and 100-destination sends, beside a bare-Node baseline in the same run.
+//   npm run bench:send -- [--db sqlite|postgresql] [--seconds 10] [--rates 500,1000,2000,3000]
+// Every accepted message is committed before its answer; the run ends by counting the rows to prove it.
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { startServer } from "../tests/helpers/server";
+import { createTestAccount, releaseFactories } from "../tests/helpers/factories";
+import { db } from "../lib/db/client";
+
+const { values } = parseArgs({
+  options: {
+    db: { type: "string", default: "sqlite" },
+    seconds: { type: "string", default: "10" },
+    rates: { type: "string", default: "500,1000,2000,3000" },
+    connections: { type: "string", default: "50" },
+  },
+});
+process.env.PARLEY_TEST_DB = values.db;
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+
+interface Row {
+  scenario: string;
+  target: string;
+  requestsPerSecond: number;
+  messagesPerSecond: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, options: { body: string; headers: Record<string, string>; rate?: number }) {
+  const result = await autocannon({
+    url,
+    method: "POST",
+    body: options.body,
+    headers: options.headers,
+    connections: options.rate ? Math.min(connections, Math.max(4, Math.ceil(options.rate / 40))) : connections,
+    duration: seconds,
+    overallRate: options.rate,
+  });
+  return result;
+}
+
+function row(scenario: string, target: string, result: autocannon.Result, perRequest: number): Row {
+  const ok = result["2xx"];
+  const duration = result.duration;
+  return {
+    scenario,
+    target,
+    requestsPerSecond: Math.round(ok / duration),
+    messagesPerSecond: Math.round((ok * perRequest) / duration),
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx + result.timeouts,
+  };
+}
+
+async function baseline(): Promise<{ port: number; stop: () => void }> {
+  const child = spawn(process.execPath, ["bench/baseline-server.mjs"], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve) =>
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const m = /^BASELINE_READY (\d+)$/.exec(line);
+      if (m) resolve(Number(m[1]));
+    }),
+  );
+  return { port, stop: () => child.kill("SIGTERM") };
+}
+
+async function main() {
+  const rows: Row[] = [];
+  const base = await baseline();
+  const sample = JSON.stringify({ accountId: "x", from: "12025550100", to: "14155550123", body: "Hello from the benchmark" });
+  rows.push(row("baseline: bare Node http JSON echo", "saturation", await load(`http://127.0.0.1:${base.port}/`, { body: sample, headers: { "content-type": "application/json" } }), 1));
+  base.stop();
+
+  const server = await startServer({ env: { LOG_LEVEL: "warn" } });
+  try {
+    const account = await createTestAccount(server, { numbers: 1 });
+    const url = `${server.baseUrl}/v3/messages`;
+    const single = JSON.stringify({ accountId: account.accountId, from: account.numbers[0], to: "14155550123", body: "Hello from the benchmark" });
+    const hundred = JSON.stringify({
+      accountId: account.accountId,
+      from: account.numbers[0],
+      toArray: Array.from({ length: 100 }, (_, i) => `1415555${String(1000 + i).padStart(4, "0")}`),
+      body: "Hello from the benchmark",
+    });
+    // Warm-up: JIT, connection pool, SQLite page cache.
+    await autocannon({ url, method: "POST", body: single, headers: account.headers, connections: 10, amount: 2000 });
+    for (const rate of values.rates.split(",").map(Number)) {
+      rows.push(row("send, 1 destination", `${rate} req/s`, await load(url, { body: single, headers: account.headers, rate }), 1));
+    }
+    rows.push(row("send, 1 destination", "saturation", await load(url, { body: single, headers: account.headers }), 1));
+    for (const rate of [10, 20]) {
+      rows.push(row("send, 100 destinations", `${rate} req/s`, await load(url, { body: hundred, headers: account.headers, rate }), 100));
+    }
+    rows.push(row("send, 100 destinations", "saturation", await load(url, { body: hundred, headers: account.headers }), 100));
+
+    const stored = await db().message.count({ where: { accountId: account.accountId } });
+    const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
+    console.log(`\nPOST /v3/messages — ${machine}; ${seconds} s per step, load generator on the same machine\n`);
+    console.log("| scenario | load | accepted req/s | messages/s | p50 ms | p90 ms | p99 ms | errors |");
+    console.log("|---|---|---|---|---|---|---|---|");
+    for (const r of rows) {
+      console.log(`| ${r.scenario} | ${r.target} | ${r.requestsPerSecond} | ${r.messagesPerSecond} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.errors} |`);
+    }
+    console.log(`\nmessages stored for the benchmark account: ${stored} (every accepted one was committed before its answer)`);
+    mkdirSync("bench/results", { recursive: true });
+    writeFileSync(`bench/results/send-${values.db}.json`, JSON.stringify({ machine, seconds, rows, stored }, null, 2));
+  } finally {
+    await releaseFactories();
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

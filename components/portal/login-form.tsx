@@ -1,0 +1,61 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useRouter, useSearchParams } from "next/navigation";
+import { Suspense, useState, type FormEvent } from "react";
+
+function Form() {
+  const router = useRouter();
+  const params = useSearchParams();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    const result = await signIn("credentials", {
+      email: String(form.get("email") ?? ""),
+      password: String(form.get("password") ?? ""),
+      redirect: false,
+    });
+    setBusy(false);
+    if (!result || result.error) {
+      setError("Wrong email or password.");
+      return;
+    }
+    const next = params.get("callbackUrl");
+    router.push(next && next.startsWith("/") ? next : "/");
+    router.refresh();
+  }
+
+  return (
+    <form onSubmit={submit} className="mt-6 space-y-4">
+      <label className="block">
+        <span className="text-sm font-medium">Email</span>
+        <input name="email" type="email" autoComplete="username" required className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+      </label>
+      <label className="block">
+        <span className="text-sm font-medium">Password</span>
+        <input name="password" type="password" autoComplete="current-password" required className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+      </label>
+      {error && (
+        <p role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={busy} className="w-full rounded-md bg-indigo-600 px-3 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
+        {busy ? "Signing in…" : "Sign in"}
+      </button>
+    </form>
+  );
+}
+
+export function LoginForm() {
+  return (
+    <Suspense>
+      <Form />
+    </Suspense>
+  );
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../helpers/server";
+import { call, createTestAccount, releaseFactories, type ApiResponse, type TestAccount } from "../helpers/factories";
+
+// server.ts hands /v3/* straight to the app/v3 route handler exports; with PARLEY_FAST_PATH=false the same
+// requests go through Next's own pipeline. A client must not be able to tell the two apart.
+let fast: RunningServer;
+let viaNext: RunningServer;
+let account: TestAccount;
+
+beforeAll(async () => {
+  fast = await startServer();
+  viaNext = await startServer({ database: fast.database, env: { PARLEY_FAST_PATH: "false" } });
+  account = await createTestAccount(fast);
+});
+
+afterAll(async () => {
+  await releaseFactories();
+  await viaNext?.stop();
+  await fast?.stop();
+});
+
+const VOLATILE = /("(?:messageId|dateCreated)":")[^"]+"/g;
+
+function comparable(res: ApiResponse, server: RunningServer) {
+  return {
+    status: res.status,
+    contentType: res.headers.get("content-type"),
+    hasRequestId: Boolean(res.headers.get("x-request-id")),
+    body: res.text.replaceAll(server.baseUrl, "BASE").replace(VOLATILE, '$1…"'),
+  };
+}
+
+describe("the /v3 fast path and Next's pipeline answer alike", () => {
+  const cases: [string, string, (a: TestAccount) => { headers?: Record<string, string>; body?: unknown; rawBody?: string }][] = [
+    ["POST", "/v3/messages", (a) => ({ headers: a.headers, body: { accountId: a.accountId, from: a.numbers[0], toArray: ["14155550123", "1"], body: "parity" } })],
+    ["POST", "/v3/messages", (a) => ({ headers: a.headers, rawBody: "{not json" })],
+    ["POST", "/v3/messages", (a) => ({ headers: a.headers, rawBody: "" })],
+    ["POST", "/v3/messages", (a) => ({ headers: a.headers, body: { accountId: a.accountId, from: a.numbers[0] } })],
+    ["POST", "/v3/messages", () => ({ body: {} })],
+    ["GET", "/v3/messages?count=abc", (a) => ({ headers: a.headers })],
+    ["PUT", "/v3/messages", (a) => ({ headers: a.headers, body: {} })],
+    ["DELETE", "/v3/messages", () => ({})],
+    ["GET", "/v3/nowhere", () => ({})],
+    ["POST", "/v3", () => ({})],
+    ["GET", "/v3/sdrs/00000000-0000-4000-8000-000000000000/00000000-0000-4000-8000-000000000000", (a) => ({ headers: a.headers })],
+  ];
+
+  for (const [method, path, make] of cases) {
+    it(`${method} ${path}`, async () => {
+      const options = make(account);
+      const a = await call(fast, method, path, options);
+      const b = await call(viaNext, method, path, options);
+      expect(comparable(a, fast)).toEqual(comparable(b, viaNext));
+    });
+  }
+
+  it("GET listing and SDRs of the same data", async () => {
+    const sent = await call(fast, "POST", "/v3/messages", {
+      headers: account.headers,
+      body: { accountId: account.accountId, from: account.numbers[0], to: "14155550123", body: "listed" },
+    });
+    const id = sent.json.data.messageInfo[0].messageId;
+    for (const path of [`/v3/messages?accountId=${account.accountId}&count=5`, `/v3/sdrs/${account.accountId}/${id}`]) {
+      const a = await call(fast, "GET", path, { headers: account.headers });
+      const b = await call(viaNext, "GET", path, { headers: account.headers });
+      expect(a.status).toBe(200);
+      expect(a.text).toEqual(b.text);
+    }
+  });
+});

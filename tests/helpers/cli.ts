@@ -1,0 +1,27 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, "..", "..");
+
+/** Runs the admin CLI as an operator would (`npm run parley -- …`), against the given database. */
+export async function parley(args: string[], databaseUrl: string): Promise<{ stdout: string; stderr: string }> {
+  return run(join(root, "node_modules/.bin/tsx"), ["lib/cli/main.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" },
+  });
+}
+
+export interface DemoCredentials {
+  accountId: string;
+  email: string;
+  password: string;
+  apiKey: string;
+  numbers: string[];
+}
+
+export async function createDemoAccount(databaseUrl: string): Promise<DemoCredentials> {
+  const { stdout } = await parley(["demo", "--json"], databaseUrl);
+  return JSON.parse(stdout) as DemoCredentials;
+}
