@@ -23,12 +23,20 @@ export async function createDemo(options: { email?: string; name?: string } = {}
     const candidate = `+1202555${String(n).padStart(4, "0")}`;
     if (!taken.has(candidate)) numbers.push(candidate);
   }
-  for (const number of numbers) await addNumber({ accountId: account.id, number, label: "demo" });
-  const email = options.email ?? (taken.size === 0 ? "admin@demo.parley" : `admin+${account.id.slice(0, 8)}@demo.parley`);
-  const password = randomBytes(12).toString("base64url");
-  await createUser({ accountId: account.id, email, password, role: "admin", name: "Demo admin" });
-  const { key } = await createApiKey({ accountId: account.id, name: "demo" });
-  return { accountId: account.id, accountName: account.name, email, password, apiKey: key, numbers };
+  try {
+    for (const number of numbers) await addNumber({ accountId: account.id, number, label: "demo" });
+    const defaultTaken = (await db().user.count({ where: { email: "admin@demo.parley" } })) > 0;
+    const email = options.email ?? (defaultTaken ? `admin+${account.id.slice(0, 8)}@demo.parley` : "admin@demo.parley");
+    const password = randomBytes(12).toString("base64url");
+    await createUser({ accountId: account.id, email, password, role: "admin", name: "Demo admin" });
+    const { key } = await createApiKey({ accountId: account.id, name: "demo" });
+    return { accountId: account.id, accountName: account.name, email, password, apiKey: key, numbers };
+  } catch (error) {
+    // A demo that failed half-way (an email already in use, say) must not leave an account holding two numbers
+    // behind; deleting the account cascades to its numbers, users and keys.
+    await db().account.delete({ where: { id: account.id } }).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** On an empty database only: creates the demo once and returns its credentials (to print), else null. */

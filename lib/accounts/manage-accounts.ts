@@ -44,7 +44,8 @@ async function requireAccount(accountId: string) {
 /** Creates a key; the secret is in the result and nowhere else, ever. */
 export async function createApiKey(input: { accountId: string; name?: string; expiresAt?: Date }) {
   await requireAccount(input.accountId);
-  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new AdminError("the expiry must be in the future");
+  // Written as !(> now) so an Invalid Date (NaN) is refused here too, not by the database.
+  if (input.expiresAt && !(input.expiresAt.getTime() > Date.now())) throw new AdminError("the expiry must be a date in the future");
   const key = generateApiKey();
   const { prefix, last4 } = apiKeyDisplay(key);
   const record = await db().apiKey.create({
@@ -62,6 +63,7 @@ export async function createApiKey(input: { accountId: string; name?: string; ex
 }
 
 export async function listApiKeys(accountId: string) {
+  await requireAccount(accountId); // a mistyped id says so instead of listing nothing
   return db().apiKey.findMany({
     where: { accountId },
     orderBy: { createdAt: "asc" },
@@ -98,6 +100,7 @@ export async function removeNumber(input: { accountId: string; number: string })
 }
 
 export async function listNumbers(accountId: string) {
+  await requireAccount(accountId);
   return db().phoneNumber.findMany({ where: { accountId }, orderBy: { number: "asc" } });
 }
 
