@@ -4,13 +4,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
 import { Server as SocketServer } from "socket.io";
-import { bootstrapEnv, env, publicUrl } from "./lib/env";
+import { announceListening, bootstrapEnv, env, publicUrl } from "./lib/env";
 import { logger } from "./lib/log";
 import { prepareDatabase } from "./lib/boot/prepare-database";
 import { disconnectDb } from "./lib/db/client";
 import { ensureDemo } from "./lib/accounts/create-demo";
 import { sendWebResponse, toWebRequest } from "./lib/http/node-bridge";
 import { requestIdFrom } from "./lib/api/request-id";
+import { startConfiguredWorker } from "./lib/delivery/start-worker";
 import * as messagesRoute from "./app/v3/messages/route";
 import * as sdrsRoute from "./app/v3/sdrs/[accountId]/[messageId]/route";
 import * as unknownRoute from "./app/v3/[...path]/route";
@@ -26,10 +27,15 @@ function matchV3(pathname: string): { module: RouteModule; params: Record<string
   if (pathname === "/v3/messages") return { module: messagesRoute, params: {} };
   if (pathname === "/v3/openapi.json") return { module: openapiRoute, params: {} };
   const sdr = /^\/v3\/sdrs\/([^/]+)\/([^/]+)$/.exec(pathname);
-  if (sdr) return { module: sdrsRoute, params: { accountId: decodeURIComponent(sdr[1]!), messageId: decodeURIComponent(sdr[2]!) } };
+  if (sdr)
+    return {
+      module: sdrsRoute,
+      params: { accountId: decodeURIComponent(sdr[1]!), messageId: decodeURIComponent(sdr[2]!) },
+    };
   if (pathname.endsWith("/") || pathname.includes("//")) return null;
   if (pathname === "/v3") return { module: unknownRoute, params: {} };
-  if (pathname.startsWith("/v3/")) return { module: unknownRoute, params: { path: pathname.slice(4).split("/").map(decodeURIComponent) } };
+  if (pathname.startsWith("/v3/"))
+    return { module: unknownRoute, params: { path: pathname.slice(4).split("/").map(decodeURIComponent) } };
   return null;
 }
 
@@ -44,7 +50,6 @@ async function main(): Promise<void> {
   await app.prepare();
   const nextHandler = app.getRequestHandler();
   const fastPath = process.env.PARLEY_FAST_PATH !== "false";
-  const origin = publicUrl();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
@@ -52,24 +57,41 @@ async function main(): Promise<void> {
     const pathname = url.split("?")[0]!;
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ reqId: res.getHeader("x-request-id"), method: req.method, path: pathname, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+      log.info(
+        {
+          reqId: res.getHeader("x-request-id"),
+          method: req.method,
+          path: pathname,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+        },
+        "request",
+      );
     });
     const route = fastPath ? matchV3(pathname) : null;
     const handler = route ? (route.module[req.method ?? "GET"] as Handler | undefined) : undefined;
     if (route && handler) {
       try {
-        const request = await toWebRequest(req, origin, config.MAX_BODY_BYTES);
+        const request = await toWebRequest(req, publicUrl(), config.MAX_BODY_BYTES);
         await sendWebResponse(res, await handler(request, { params: Promise.resolve(route.params) }));
       } catch (error) {
         log.error({ err: error }, "fast path failure");
         if (!res.headersSent) {
           res.writeHead(500, { "content-type": "application/json" });
-          res.end(JSON.stringify({ status: "SystemFailure", statusCode: 500, statusMessage: "General System Failure", statusUri: "" }));
+          res.end(
+            JSON.stringify({
+              status: "SystemFailure",
+              statusCode: 500,
+              statusMessage: "General System Failure",
+              statusUri: "",
+            }),
+          );
         }
       }
       return;
     }
-    if (!pathname.startsWith("/v3") && !res.hasHeader("x-request-id")) res.setHeader("x-request-id", requestIdFrom({ get: (n) => (req.headers[n] as string | undefined) ?? null }));
+    if (!pathname.startsWith("/v3") && !res.hasHeader("x-request-id"))
+      res.setHeader("x-request-id", requestIdFrom({ get: (n) => (req.headers[n] as string | undefined) ?? null }));
     await nextHandler(req, res);
   }
 
@@ -86,7 +108,10 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
+  announceListening(port);
   log.info({ port, database: config.DATABASE_URL.split(":")[0], fastPath }, "parley listening");
+  // The delivery worker runs in this process unless it runs on its own (`npm run worker`).
+  const worker = config.PARLEY_WORKER ? await startConfiguredWorker() : null;
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);
   if (demo) printDemo(demo, port);
 
@@ -97,7 +122,10 @@ async function main(): Promise<void> {
     log.info({ signal }, "shutting down");
     io.close();
     server.close(() => {
-      void disconnectDb().finally(() => process.exit(0));
+      void (worker?.stop() ?? Promise.resolve())
+        .catch((error) => log.error({ err: error }, "worker stop failed"))
+        .then(() => disconnectDb())
+        .finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();

@@ -11,7 +11,11 @@ export default defineConfig({
     hookTimeout: 90_000,
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
-      { extends: true, test: { name: "api-sqlite", include: ["tests/api/**/*.test.ts"], env: { PARLEY_TEST_DB: "sqlite" } } },
+      { extends: true, test: { name: "integration", include: ["tests/integration/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "api-sqlite", include: ["tests/api/**/*.test.ts"], env: { PARLEY_TEST_DB: "sqlite" } },
+      },
       {
         extends: true,
         test: { name: "api-postgresql", include: ["tests/api/**/*.test.ts"], env: { PARLEY_TEST_DB: "postgresql" } },

@@ -77,15 +77,32 @@ async function baseline(): Promise<{ port: number; stop: () => void }> {
 async function main() {
   const rows: Row[] = [];
   const base = await baseline();
-  const sample = JSON.stringify({ accountId: "x", from: "12025550100", to: "14155550123", body: "Hello from the benchmark" });
-  rows.push(row("baseline: bare Node http JSON echo", "saturation", await load(`http://127.0.0.1:${base.port}/`, { body: sample, headers: { "content-type": "application/json" } }), 1));
+  const sample = JSON.stringify({
+    accountId: "x",
+    from: "12025550100",
+    to: "14155550123",
+    body: "Hello from the benchmark",
+  });
+  rows.push(
+    row(
+      "baseline: bare Node http JSON echo",
+      "saturation",
+      await load(`http://127.0.0.1:${base.port}/`, { body: sample, headers: { "content-type": "application/json" } }),
+      1,
+    ),
+  );
   base.stop();
 
   const server = await startServer({ env: { LOG_LEVEL: "warn" } });
   try {
     const account = await createTestAccount(server, { numbers: 1 });
     const url = `${server.baseUrl}/v3/messages`;
-    const single = JSON.stringify({ accountId: account.accountId, from: account.numbers[0], to: "14155550123", body: "Hello from the benchmark" });
+    const single = JSON.stringify({
+      accountId: account.accountId,
+      from: account.numbers[0],
+      to: "14155550123",
+      body: "Hello from the benchmark",
+    });
     const hundred = JSON.stringify({
       accountId: account.accountId,
       from: account.numbers[0],
@@ -95,13 +112,29 @@ async function main() {
     // Warm-up: JIT, connection pool, SQLite page cache.
     await autocannon({ url, method: "POST", body: single, headers: account.headers, connections: 10, amount: 2000 });
     for (const rate of values.rates.split(",").map(Number)) {
-      rows.push(row("send, 1 destination", `${rate} req/s`, await load(url, { body: single, headers: account.headers, rate }), 1));
+      rows.push(
+        row(
+          "send, 1 destination",
+          `${rate} req/s`,
+          await load(url, { body: single, headers: account.headers, rate }),
+          1,
+        ),
+      );
     }
     rows.push(row("send, 1 destination", "saturation", await load(url, { body: single, headers: account.headers }), 1));
     for (const rate of [10, 20]) {
-      rows.push(row("send, 100 destinations", `${rate} req/s`, await load(url, { body: hundred, headers: account.headers, rate }), 100));
+      rows.push(
+        row(
+          "send, 100 destinations",
+          `${rate} req/s`,
+          await load(url, { body: hundred, headers: account.headers, rate }),
+          100,
+        ),
+      );
     }
-    rows.push(row("send, 100 destinations", "saturation", await load(url, { body: hundred, headers: account.headers }), 100));
+    rows.push(
+      row("send, 100 destinations", "saturation", await load(url, { body: hundred, headers: account.headers }), 100),
+    );
 
     const stored = await db().message.count({ where: { accountId: account.accountId } });
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
@@ -109,9 +142,13 @@ async function main() {
     console.log("| scenario | load | accepted req/s | messages/s | p50 ms | p90 ms | p99 ms | errors |");
     console.log("|---|---|---|---|---|---|---|---|");
     for (const r of rows) {
-      console.log(`| ${r.scenario} | ${r.target} | ${r.requestsPerSecond} | ${r.messagesPerSecond} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.errors} |`);
+      console.log(
+        `| ${r.scenario} | ${r.target} | ${r.requestsPerSecond} | ${r.messagesPerSecond} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.errors} |`,
+      );
     }
-    console.log(`\nmessages stored for the benchmark account: ${stored} (every accepted one was committed before its answer)`);
+    console.log(
+      `\nmessages stored for the benchmark account: ${stored} (every accepted one was committed before its answer)`,
+    );
     mkdirSync("bench/results", { recursive: true });
     writeFileSync(`bench/results/send-${values.db}.json`, JSON.stringify({ machine, seconds, rows, stored }, null, 2));
   } finally {

@@ -28,6 +28,29 @@ const schema = z.object({
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
   // Largest accepted request body, in bytes.
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  // The delivery worker: started inside the server unless told not to (then run `npm run worker` beside it).
+  PARLEY_WORKER: boolean.default(true),
+  WORKER_POLL_MS: z.coerce.number().int().min(10).max(5000).default(100),
+  // A worker's claim on a number's queue lasts this long unless renewed; a dead worker's numbers are taken
+  // over after it.
+  WORKER_LEASE_SECONDS: z.coerce.number().int().min(5).max(300).default(30),
+  // How long to wait for a delivery receipt before the message is `expired`.
+  MESSAGE_VALIDITY_HOURS: z.coerce
+    .number()
+    .min(0.001)
+    .max(24 * 14)
+    .default(48),
+  // Submit attempts after temporary carrier errors before the message is `failed`.
+  MAX_SUBMIT_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+  CARRIER: z.enum(["simulator", "smpp"]).default("simulator"),
+  SIMULATOR_RECEIPT_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
+  SMPP_HOST: z.string().default("127.0.0.1"),
+  SMPP_PORT: z.coerce.number().int().min(1).max(65535).default(2775),
+  SMPP_SYSTEM_ID: z.string().default(""),
+  SMPP_PASSWORD: z.string().default(""),
+  SMPP_SYSTEM_TYPE: z.string().default(""),
+  SMPP_WINDOW: z.coerce.number().int().min(1).max(1000).default(10),
+  SMPP_ENQUIRE_LINK_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -50,10 +73,22 @@ export function reloadEnv(): void {
   cached = undefined;
 }
 
+// On globalThis: Next's bundled copy of this module and server.ts's copy must agree.
+const listening = globalThis as unknown as { __parleyBoundPort?: number };
+
 export function publicUrl(): string {
   const e = env();
   const host = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
-  return (e.PUBLIC_URL ?? `http://${host}:${e.PORT}`).replace(/\/$/, "");
+  return (e.PUBLIC_URL ?? `http://${host}:${listening.__parleyBoundPort ?? e.PORT}`).replace(/\/$/, "");
+}
+
+/**
+ * The server calls this once it listens: with PORT=0 the real port is known only then. next-auth reads
+ * NEXTAUTH_URL itself; without PUBLIC_URL it is this server's own address.
+ */
+export function announceListening(port: number): void {
+  listening.__parleyBoundPort = port;
+  process.env.NEXTAUTH_URL ??= publicUrl();
 }
 
 export type DatabaseProvider = "sqlite" | "postgresql";
@@ -61,7 +96,9 @@ export type DatabaseProvider = "sqlite" | "postgresql";
 export function databaseProvider(url = env().DATABASE_URL): DatabaseProvider {
   if (/^postgres(ql)?:\/\//i.test(url)) return "postgresql";
   if (/^file:/i.test(url)) return "sqlite";
-  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL), got "${url.split(":")[0]}:"`);
+  throw new Error(
+    `DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL), got "${url.split(":")[0]}:"`,
+  );
 }
 
 /**
@@ -73,7 +110,6 @@ export function bootstrapEnv(): void {
   if (existsSync(".env")) process.loadEnvFile(".env");
   cached = undefined;
   const e = env();
-  process.env.NEXTAUTH_URL ??= publicUrl();
   if (!e.NEXTAUTH_SECRET) {
     const file = join(e.PARLEY_DATA_DIR, "portal-session-secret");
     if (!existsSync(file)) {

@@ -7,7 +7,17 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const inputs = ["app", "components", "lib", "public", "next.config.js", "postcss.config.mjs", "tsconfig.json", "package-lock.json", "prisma/schema.prisma"];
+const inputs = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "next.config.js",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+  "prisma/schema.prisma",
+];
 const skip = new Set(["node_modules", ".next", "generated"]);
 
 function walk(path, files) {
@@ -39,7 +49,8 @@ for (;;) {
     mkdirSync(lock);
     break;
   } catch {
-    if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+    if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 10 * 60_000)
+      rmSync(lock, { recursive: true, force: true });
     sleep(500);
   }
 }

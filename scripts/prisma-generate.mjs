@@ -23,7 +23,12 @@ mkdirSync(pgDir, { recursive: true });
 writeFileSync(pgSchema, "// Generated from ../schema.prisma by scripts/prisma-generate.mjs; do not edit.\n" + derived);
 chmodSync(noEngine, 0o755);
 
-const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: noEngine, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" };
+const env = {
+  ...process.env,
+  PRISMA_SCHEMA_ENGINE_BINARY: noEngine,
+  PRISMA_HIDE_UPDATE_MESSAGE: "1",
+  CHECKPOINT_DISABLE: "1",
+};
 const prisma = join(root, "node_modules/.bin/prisma");
 for (const schema of [source, pgSchema]) {
   execFileSync(prisma, ["generate", "--schema", schema], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });

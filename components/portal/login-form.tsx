@@ -34,18 +34,34 @@ function Form() {
     <form onSubmit={submit} className="mt-6 space-y-4">
       <label className="block">
         <span className="text-sm font-medium">Email</span>
-        <input name="email" type="email" autoComplete="username" required className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+        <input
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+        />
       </label>
       <label className="block">
         <span className="text-sm font-medium">Password</span>
-        <input name="password" type="password" autoComplete="current-password" required className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2" />
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+        />
       </label>
       {error && (
         <p role="alert" className="text-sm text-red-600">
           {error}
         </p>
       )}
-      <button type="submit" disabled={busy} className="w-full rounded-md bg-indigo-600 px-3 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={busy}
+        className="w-full rounded-md bg-indigo-600 px-3 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
+      >
         {busy ? "Signing in…" : "Sign in"}
       </button>
     </form>

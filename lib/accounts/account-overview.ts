@@ -10,9 +10,23 @@ export async function accountOverview(accountId: string) {
     client.apiKey.findMany({
       where: { accountId },
       orderBy: { createdAt: "asc" },
-      select: { id: true, name: true, prefix: true, last4: true, createdAt: true, revokedAt: true, expiresAt: true, lastUsedAt: true },
+      select: {
+        id: true,
+        name: true,
+        prefix: true,
+        last4: true,
+        createdAt: true,
+        revokedAt: true,
+        expiresAt: true,
+        lastUsedAt: true,
+      },
     }),
-    client.message.findMany({ where: { accountId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 20, select: listingSelect }),
+    client.message.findMany({
+      where: { accountId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: 20,
+      select: listingSelect,
+    }),
     client.message.count({ where: { accountId } }),
   ]);
   return { account, numbers, keys, recent: recent.map(toListingResult), total };

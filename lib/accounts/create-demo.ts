@@ -34,7 +34,9 @@ export async function createDemo(options: { email?: string; name?: string } = {}
   } catch (error) {
     // A demo that failed half-way (an email already in use, say) must not leave an account holding two numbers
     // behind; deleting the account cascades to its numbers, users and keys.
-    await db().account.delete({ where: { id: account.id } }).catch(() => undefined);
+    await db()
+      .account.delete({ where: { id: account.id } })
+      .catch(() => undefined);
     throw error;
   }
 }

@@ -26,7 +26,8 @@ export async function createAccount(input: { name: string; timeZone?: string; ra
   const name = input.name.trim();
   if (!name) throw new AdminError("an account needs a name");
   const timeZone = input.timeZone ?? "UTC";
-  if (!isValidTimeZone(timeZone)) throw new AdminError(`unknown time zone "${timeZone}" (use an IANA name such as America/New_York)`);
+  if (!isValidTimeZone(timeZone))
+    throw new AdminError(`unknown time zone "${timeZone}" (use an IANA name such as America/New_York)`);
   if (input.rateLimitPerSecond !== undefined && !(input.rateLimitPerSecond > 0)) {
     throw new AdminError("the account limit must be a positive number of messages a second");
   }
@@ -45,7 +46,8 @@ async function requireAccount(accountId: string) {
 export async function createApiKey(input: { accountId: string; name?: string; expiresAt?: Date }) {
   await requireAccount(input.accountId);
   // Written as !(> now) so an Invalid Date (NaN) is refused here too, not by the database.
-  if (input.expiresAt && !(input.expiresAt.getTime() > Date.now())) throw new AdminError("the expiry must be a date in the future");
+  if (input.expiresAt && !(input.expiresAt.getTime() > Date.now()))
+    throw new AdminError("the expiry must be a date in the future");
   const key = generateApiKey();
   const { prefix, last4 } = apiKeyDisplay(key);
   const record = await db().apiKey.create({
@@ -67,7 +69,16 @@ export async function listApiKeys(accountId: string) {
   return db().apiKey.findMany({
     where: { accountId },
     orderBy: { createdAt: "asc" },
-    select: { id: true, name: true, prefix: true, last4: true, createdAt: true, expiresAt: true, revokedAt: true, lastUsedAt: true },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      last4: true,
+      createdAt: true,
+      expiresAt: true,
+      revokedAt: true,
+      lastUsedAt: true,
+    },
   });
 }
 
@@ -89,7 +100,9 @@ export async function addNumber(input: { accountId: string; number: string; labe
     if (taken.accountId === input.accountId) return taken;
     throw new AdminError(`+${digits} is already provisioned to another account`);
   }
-  return db().phoneNumber.create({ data: { id: uuidv4(), accountId: input.accountId, number: digits, label: input.label ?? "" } });
+  return db().phoneNumber.create({
+    data: { id: uuidv4(), accountId: input.accountId, number: digits, label: input.label ?? "" },
+  });
 }
 
 export async function removeNumber(input: { accountId: string; number: string }) {
@@ -106,7 +119,13 @@ export async function listNumbers(accountId: string) {
 
 const emailSchema = z.email();
 
-export async function createUser(input: { accountId: string; email: string; password: string; role: "admin" | "agent"; name?: string }) {
+export async function createUser(input: {
+  accountId: string;
+  email: string;
+  password: string;
+  role: "admin" | "agent";
+  name?: string;
+}) {
   await requireAccount(input.accountId);
   const email = input.email.trim().toLowerCase();
   if (!emailSchema.safeParse(email).success) throw new AdminError(`"${input.email}" is not an email address`);

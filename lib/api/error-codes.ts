@@ -18,7 +18,6 @@ export const errorCodes = {
     statusCode: 409,
     statusMessage: "Idempotency-Key was already used with a different request body",
   },
-  PayloadTooLarge: { statusCode: 413, statusMessage: "Request body too large" },
   SystemFailure: { statusCode: 500, statusMessage: "General System Failure" },
 } as const satisfies Record<string, { statusCode: number; statusMessage: string }>;
 

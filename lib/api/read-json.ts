@@ -23,6 +23,8 @@ export async function readJson(req: Request): Promise<unknown> {
   } catch {
     const declaredJson = type === "" || /^application\/([a-z0-9.+-]*\+)?json\b/.test(type);
     if (declaredJson) throw new ApiError("InvalidJSON");
-    throw new ApiError("MissingJSON", { detail: `the body must be JSON (Content-Type: application/json), got ${type.split(";")[0]}` });
+    throw new ApiError("MissingJSON", {
+      detail: `the body must be JSON (Content-Type: application/json), got ${type.split(";")[0]}`,
+    });
   }
 }

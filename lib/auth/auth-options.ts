@@ -6,7 +6,10 @@ import { verifyPassword } from "./passwords";
 
 // Portal sign-in: email and password of a portal user, JWT sessions. Portal sessions never authenticate the
 // REST API, and API keys never the portal (the decision).
-const credentials = z.object({ email: z.string().trim().toLowerCase().pipe(z.email()), password: z.string().min(1).max(200) });
+const credentials = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email()),
+  password: z.string().min(1).max(200),
+});
 
 export interface PortalUser {
   id: string;
@@ -21,10 +24,17 @@ export async function authorizePortalUser(input: unknown): Promise<PortalUser | 
   if (!parsed.success) return null;
   const user = await db().user.findUnique({ where: { email: parsed.data.email } });
   // Verify against a dummy hash when the user is unknown, so timing does not tell which emails exist.
-  const hash = user?.passwordHash ?? "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+  const hash =
+    user?.passwordHash ?? "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
   const ok = await verifyPassword(parsed.data.password, hash);
   if (!user || !ok) return null;
-  return { id: user.id, email: user.email, name: user.name, accountId: user.accountId, role: user.role === "admin" ? "admin" : "agent" };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    accountId: user.accountId,
+    role: user.role === "admin" ? "admin" : "agent",
+  };
 }
 
 export const authOptions: NextAuthOptions = {

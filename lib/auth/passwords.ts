@@ -1,7 +1,12 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 
-const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+const scrypt = promisify(scryptCallback) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: object,
+) => Promise<Buffer>;
 
 // scrypt with N=2^15, r=8, p=1 (OWASP's minimum is 2^17 with p=1 for 64 MiB; 2^15 keeps a login under
 // ~100 ms on small machines). Stored as `scrypt$N$r$p$salt$hash`, so parameters can be raised later.

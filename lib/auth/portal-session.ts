@@ -5,5 +5,11 @@ import type { PortalSession } from "./auth-options";
 export function portalUser(session: Session | null): PortalSession["user"] | null {
   const user = session?.user as Partial<PortalSession["user"]> | undefined;
   if (!user?.accountId || !user.email || !user.id) return null;
-  return { id: user.id, email: user.email, name: user.name, accountId: user.accountId, role: user.role === "admin" ? "admin" : "agent" };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    accountId: user.accountId,
+    role: user.role === "admin" ? "admin" : "agent",
+  };
 }

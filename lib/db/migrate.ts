@@ -67,7 +67,9 @@ function migrateSqlite(url: string): MigrationResult {
       new Map(
         (
           sqlite
-            .prepare(`SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`)
+            .prepare(
+              `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+            )
             .all() as { migration_name: string; checksum: string }[]
         ).map((r) => [r.migration_name, r.checksum]),
       );
@@ -114,7 +116,11 @@ async function migratePostgres(url: string): Promise<MigrationResult> {
       `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
     );
     const result: MigrationResult = { applied: [], warnings: [] };
-    const pending = compare(readMigrations("postgresql"), new Map(rows.map((r) => [r.migration_name, r.checksum])), result.warnings);
+    const pending = compare(
+      readMigrations("postgresql"),
+      new Map(rows.map((r) => [r.migration_name, r.checksum])),
+      result.warnings,
+    );
     for (const migration of pending) {
       await client.query("BEGIN");
       try {

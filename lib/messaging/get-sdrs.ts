@@ -29,7 +29,11 @@ function notFound(): ApiError {
 }
 
 /** GET /v3/sdrs/{accountId}/{messageId}: the message's status records in time order. */
-export async function getSdrs(input: { principal: ApiPrincipal; accountId: string; messageId: string }): Promise<Envelope> {
+export async function getSdrs(input: {
+  principal: ApiPrincipal;
+  accountId: string;
+  messageId: string;
+}): Promise<Envelope> {
   const { principal, accountId } = input;
   if (!UUID_PATTERN.test(accountId)) {
     throw new ApiError("InvalidRequest", { detail: "'accountId' must be a UUID", field: "accountId" });

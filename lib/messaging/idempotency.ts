@@ -52,7 +52,10 @@ export async function checkIdempotency(
     if (existing.requestHash !== requestHash) throw new ApiError("IdempotencyConflict");
     return { replay: JSON.parse(existing.responseBody) as Envelope };
   }
-  if (existing) await db().idempotencyRecord.delete({ where: { id: existing.id } }).catch(() => undefined);
+  if (existing)
+    await db()
+      .idempotencyRecord.delete({ where: { id: existing.id } })
+      .catch(() => undefined);
   return {
     claim: {
       key,

@@ -4,26 +4,97 @@ import { UUID_PATTERN } from "../db/ids";
 import { tnDigits } from "./phone-number";
 import { parseFilterTimestamp } from "./time-format";
 
-export const LISTING_STATUSES = ["queued", "sending", "sent", "delivered", "undelivered", "failed", "expired", "rejected"] as const;
+export const LISTING_STATUSES = [
+  "queued",
+  "sending",
+  "sent",
+  "delivered",
+  "undelivered",
+  "failed",
+  "expired",
+  "rejected",
+] as const;
 export const SORT_FIELDS = ["timestamp", "from", "to", "status", "direction", "messageType", "numSegments"] as const;
 
-// Query parameters of GET /v3/messages as documented (strings on the wire; checked and converted below).
+// Query parameters of GET /v3/messages as documented (strings on the wire; checked and converted in parseListQuery,
+// which reads only this schema's keys). The .meta() calls document the decisions for lib/api/openapi.ts: the types,
+// defaults and bounds they state are those parseListQuery applies.
 export const listQuerySchema = z.object({
-  accountId: z.string().describe("The account to list; must be the credentials' account."),
-  messageId: z.string().optional(),
-  referenceId: z.string().optional(),
-  from: z.string().optional().describe("Originating TN, with or without '+'."),
-  to: z.string().optional().describe("Destination TN, with or without '+'."),
-  messageType: z.enum(["sms", "mms"]).optional(),
-  direction: z.enum(["outbound", "inbound"]).optional(),
-  status: z.enum(LISTING_STATUSES).optional(),
-  body: z.string().optional().describe("Case-insensitive substring of the body."),
-  timestampBegin: z.string().optional().describe("Inclusive; ISO 8601 or 'YYYY-MM-DD HH:mm:ss.SSS' (UTC)."),
-  timestampEnd: z.string().optional().describe("Exclusive; same forms as timestampBegin."),
-  start: z.string().optional().describe("Offset, default 0."),
-  count: z.string().optional().describe("Page size, 1 to 1000, default 50."),
-  sortBy: z.enum(SORT_FIELDS).optional().describe("Default timestamp."),
-  sortDir: z.enum(["asc", "desc"]).optional().describe("Default desc."),
+  accountId: z.string().meta({
+    format: "uuid",
+    description:
+      "The account to list (required; absent: MissingAccountId). Must be the credentials' account, else 403 Forbidden.",
+    example: "0195f3a2-7c4e-7b1a-9d2e-4f5a6b7c8d9e",
+  }),
+  messageId: z.string().meta({ format: "uuid", description: "Only the message with this messageId." }).optional(),
+  referenceId: z
+    .string()
+    .meta({ pattern: "^[A-Za-z0-9]{1,40}$", description: "Only messages sent with this referenceId." })
+    .optional(),
+  from: z
+    .string()
+    .meta({
+      description: "Only messages from this TN; digits with country code, '+' optional (encode '+' as %2B).",
+      example: "14155550100",
+    })
+    .optional(),
+  to: z
+    .string()
+    .meta({
+      description: "Only messages to this TN; digits with country code, '+' optional (encode '+' as %2B).",
+      example: "12125550123",
+    })
+    .optional(),
+  messageType: z.enum(["sms", "mms"]).meta({ description: "Only messages of this type." }).optional(),
+  direction: z.enum(["outbound", "inbound"]).meta({ description: "Only messages in this direction." }).optional(),
+  status: z
+    .enum(LISTING_STATUSES)
+    .meta({ description: 'Only outbound messages with this delivery status (inbound messages have status "").' })
+    .optional(),
+  body: z.string().meta({ description: "Only messages whose body contains this text, ignoring case." }).optional(),
+  timestampBegin: z
+    .string()
+    .meta({
+      description:
+        "Only messages received at or after this instant (inclusive). ISO 8601, a date or a date-time with any offset (`2026-11-21`, `2026-11-21T22:52:12Z`, `2026-11-21T17:52:12-05:00`), or the listing form `YYYY-MM-DD HH:mm:ss.SSS`, read as UTC.",
+      example: "2026-11-21 00:00:00.000",
+    })
+    .optional(),
+  timestampEnd: z
+    .string()
+    .meta({
+      description: "Only messages received before this instant (exclusive). Same forms as timestampBegin.",
+      example: "2026-11-22",
+    })
+    .optional(),
+  start: z
+    .string()
+    .meta({
+      type: "integer",
+      minimum: 0,
+      maximum: 1_000_000_000,
+      default: 0,
+      description: "Offset of the first result (paging).",
+    })
+    .optional(),
+  count: z
+    .string()
+    .meta({
+      type: "integer",
+      minimum: 1,
+      maximum: 1000,
+      default: 50,
+      description: "Number of results to return, 1 to 1000.",
+    })
+    .optional(),
+  sortBy: z
+    .enum(SORT_FIELDS)
+    .meta({ default: "timestamp", description: "Field to sort by; ties are broken by time, then by messageId." })
+    .optional(),
+  sortDir: z
+    .enum(["asc", "desc"])
+    .meta({ default: "desc", description: "Sort direction (case-insensitive)." })
+    .optional(),
 });
 
 export interface ListQuery {
@@ -118,7 +189,8 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
     const value = get(name);
     if (value === undefined) continue;
     const date = parseFilterTimestamp(value);
-    if (date === null) throw invalid(name, "must be ISO 8601 (2026-11-21T22:52:12Z) or 'YYYY-MM-DD HH:mm:ss.SSS' (UTC)");
+    if (date === null)
+      throw invalid(name, "must be ISO 8601 (2026-11-21T22:52:12Z) or 'YYYY-MM-DD HH:mm:ss.SSS' (UTC)");
     query[name] = date;
   }
   const start = get("start");

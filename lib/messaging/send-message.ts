@@ -113,10 +113,30 @@ export async function sendMessages(input: {
     });
     const referenceId = request.referenceId ?? null;
     if (reason) {
-      write.sdrs.push({ messageId, accountId: request.accountId, status: "rejected", statusDetails: reason, referenceId, createdAt: now });
+      write.sdrs.push({
+        messageId,
+        accountId: request.accountId,
+        status: "rejected",
+        statusDetails: reason,
+        referenceId,
+        createdAt: now,
+      });
     } else {
-      write.sdrs.push({ messageId, accountId: request.accountId, status: "accepted", statusDetails: "", referenceId, createdAt: now });
-      write.sdrs.push({ messageId, accountId: request.accountId, status: "queued", statusDetails: bulk ? "bulk" : "", createdAt: now });
+      write.sdrs.push({
+        messageId,
+        accountId: request.accountId,
+        status: "accepted",
+        statusDetails: "",
+        referenceId,
+        createdAt: now,
+      });
+      write.sdrs.push({
+        messageId,
+        accountId: request.accountId,
+        status: "queued",
+        statusDetails: bulk ? "bulk" : "",
+        createdAt: now,
+      });
     }
     messageInfo.push({
       messageId,

@@ -20,25 +20,113 @@ const httpUrl = z
     } catch {
       return false;
     }
-  }, "must be an http(s) URL");
+  }, "must be an http(s) URL")
+  .meta({ format: "uri", description: "An http:// or https:// URL the carrier fetches the attachment from." });
+
+// What a TN may look like in a request (the decision: digits with country code, '+' optional). Documentation
+// only: validity is libphonenumber-js's call in send-message.ts, so an invalid `to` rejects only its entry.
+const tnMeta = (description: string, example?: string) => ({ description, ...(example ? { example } : {}) });
 
 // Types and limits; the presence checks come first, in the decided order, in parseSendRequest.
+// The .meta() calls are OpenAPI documentation (lib/api/openapi.ts) and change no validation.
 export const sendRequestSchema = z.object({
-  accountId: z.string().regex(UUID_PATTERN, "must be a UUID"),
-  from: z.string().max(32),
-  to: z.string().max(64).optional(),
-  toArray: z.array(z.string().max(64)).min(1).max(SEND_LIMITS.maxDestinations).optional(),
-  body: z.string().max(SEND_LIMITS.maxBodyChars).optional(),
-  media: z.array(httpUrl).max(SEND_LIMITS.maxMedia).optional(),
-  conversational: z.boolean().optional(),
-  bulk: z.boolean().optional(),
-  optLogic: z.boolean().optional(),
+  accountId: z
+    .string()
+    .regex(UUID_PATTERN, "must be a UUID")
+    // UUID_PATTERN is case-insensitive; JSON Schema patterns have no flags, so the documented one spells both cases.
+    .meta({
+      format: "uuid",
+      pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$",
+      description:
+        "The sending account (UUID). Must be the account of the credentials, else 403 Forbidden. Absent: MissingAccountId.",
+      example: "0195f3a2-7c4e-7b1a-9d2e-4f5a6b7c8d9e",
+    }),
+  from: z
+    .string()
+    .max(32)
+    .meta(
+      tnMeta(
+        "Originating TN: digits with country code, '+' optional. Must be a valid E.164 number (else 400 InvalidNumber) and provisioned to the account (else a 200 envelope with every entry rejected, reason FromNotOwned). Absent: MissingFrom.",
+        "14155550100",
+      ),
+    ),
+  to: z
+    .string()
+    .max(64)
+    .meta(
+      tnMeta(
+        "Single destination TN. Exactly one of `to` / `toArray`. An invalid number rejects the entry (reason InvalidDestination), not the request.",
+        "12125550123",
+      ),
+    )
+    .optional(),
+  toArray: z
+    .array(z.string().max(64).meta(tnMeta("A destination TN.")))
+    .min(1)
+    .max(SEND_LIMITS.maxDestinations)
+    .meta({
+      description: `Several destination TNs, 1 to ${SEND_LIMITS.maxDestinations}. Exactly one of \`to\` / \`toArray\`. One message (one messageId) per entry, in request order; a repeated number is sent once and the repeat rejected (reason DuplicateDestination).`,
+      example: ["12125550123", "+442071838750"],
+    })
+    .optional(),
+  body: z
+    .string()
+    .max(SEND_LIMITS.maxBodyChars)
+    .meta({
+      description: `Message text, at most ${SEND_LIMITS.maxBodyChars} characters (longer text is refused, not cut). At least one of \`body\` / \`media\`.`,
+      example: "Your order 42 has shipped.",
+    })
+    .optional(),
+  media: z
+    .array(httpUrl)
+    .max(SEND_LIMITS.maxMedia)
+    .meta({
+      description: `MMS attachments: at most ${SEND_LIMITS.maxMedia} http(s) URLs. Non-empty media makes the message an MMS. At least one of \`body\` / \`media\`.`,
+      example: ["https://example.com/label.png"],
+    })
+    .optional(),
+  conversational: z
+    .boolean()
+    .meta({
+      description: "Show the message in the portal's conversations as if a person had typed it.",
+      default: false,
+    })
+    .optional(),
+  bulk: z
+    .boolean()
+    .meta({
+      description:
+        "Bulk processing (lower priority, at most half the account's rate, only inside the bulk window). Default false for `to` or a one-entry `toArray`, true for two or more entries.",
+    })
+    .optional(),
+  optLogic: z
+    .boolean()
+    .meta({
+      description:
+        "Opt in/out processing: appends the account's opt-out footer when due, so `body` in the response may be longer.",
+      default: false,
+    })
+    .optional(),
   referenceId: z
     .string()
     .regex(/^[A-Za-z0-9]{1,40}$/, "must be 1 to 40 letters or digits")
+    .meta({
+      description: "Your tracking text: 1 to 40 letters or digits, no spaces or punctuation.",
+      example: "order42",
+    })
     .optional(),
-  userId: z.string().max(SEND_LIMITS.maxUserFieldChars).optional(),
-  userType: z.string().max(SEND_LIMITS.maxUserFieldChars).optional(),
+  userId: z
+    .string()
+    .max(SEND_LIMITS.maxUserFieldChars)
+    .meta({ description: `The sending user, for tracking only; at most ${SEND_LIMITS.maxUserFieldChars} characters.` })
+    .optional(),
+  userType: z
+    .string()
+    .max(SEND_LIMITS.maxUserFieldChars)
+    .meta({
+      description: `The type of sending user, for tracking only; at most ${SEND_LIMITS.maxUserFieldChars} characters.`,
+    })
+    .optional(),
 });
 
 export type SendRequest = z.infer<typeof sendRequestSchema>;
@@ -83,7 +171,9 @@ export function parseSendRequest(raw: unknown): SendRequest {
     // null stands for "not given" in optional fields, as many JSON encoders write it.
     if (input[key] !== null && input[key] !== undefined) cleaned[key] = input[key];
   }
-  if (cleaned.body === "") delete cleaned.body;
+  // The presence checks above count "" as not given for these; so must the rest (an empty `to` beside a toArray
+  // would otherwise win over it in sendMessages).
+  for (const key of ["to", "toArray", "body", "media"]) if (cleaned[key] === "") delete cleaned[key];
   const parsed = sendRequestSchema.safeParse(cleaned);
   if (!parsed.success) {
     const { field, detail } = describeIssue(parsed.error.issues[0]!);

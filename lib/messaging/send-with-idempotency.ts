@@ -19,7 +19,12 @@ export async function sendWithIdempotency(input: {
   const first = await checkIdempotency(request.accountId, key, input.raw);
   if ("replay" in first) return first.replay;
   try {
-    return await sendMessages({ principal: input.principal, request, requestId: input.requestId, idempotency: first.claim });
+    return await sendMessages({
+      principal: input.principal,
+      request,
+      requestId: input.requestId,
+      idempotency: first.claim,
+    });
   } catch (error) {
     // A concurrent request with the same key committed first: answer as it did (or 409 for another body).
     if (!isDuplicateKeyError(error)) throw error;

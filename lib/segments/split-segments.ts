@@ -25,7 +25,7 @@ export function splitSegments(text: string): { encoding: Encoding; parts: string
   const parts: string[] = [];
   let start = 0;
   let fill = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     // Code units taken by this character, and the capacity it uses.
     const width = encoding === "UCS2" && isSurrogatePairAt(text, i) ? 2 : 1;
     const cost = encoding === "GSM7" ? gsm7Septets(text.charCodeAt(i)) : width;

@@ -32,8 +32,19 @@ function comparable(res: ApiResponse, server: RunningServer) {
 }
 
 describe("the /v3 fast path and Next's pipeline answer alike", () => {
-  const cases: [string, string, (a: TestAccount) => { headers?: Record<string, string>; body?: unknown; rawBody?: string }][] = [
-    ["POST", "/v3/messages", (a) => ({ headers: a.headers, body: { accountId: a.accountId, from: a.numbers[0], toArray: ["14155550123", "1"], body: "parity" } })],
+  const cases: [
+    string,
+    string,
+    (a: TestAccount) => { headers?: Record<string, string>; body?: unknown; rawBody?: string },
+  ][] = [
+    [
+      "POST",
+      "/v3/messages",
+      (a) => ({
+        headers: a.headers,
+        body: { accountId: a.accountId, from: a.numbers[0], toArray: ["14155550123", "1"], body: "parity" },
+      }),
+    ],
     ["POST", "/v3/messages", (a) => ({ headers: a.headers, rawBody: "{not json" })],
     ["POST", "/v3/messages", (a) => ({ headers: a.headers, rawBody: "" })],
     ["POST", "/v3/messages", (a) => ({ headers: a.headers, body: { accountId: a.accountId, from: a.numbers[0] } })],
@@ -43,7 +54,11 @@ describe("the /v3 fast path and Next's pipeline answer alike", () => {
     ["DELETE", "/v3/messages", () => ({})],
     ["GET", "/v3/nowhere", () => ({})],
     ["POST", "/v3", () => ({})],
-    ["GET", "/v3/sdrs/00000000-0000-4000-8000-000000000000/00000000-0000-4000-8000-000000000000", (a) => ({ headers: a.headers })],
+    [
+      "GET",
+      "/v3/sdrs/00000000-0000-4000-8000-000000000000/00000000-0000-4000-8000-000000000000",
+      (a) => ({ headers: a.headers }),
+    ],
   ];
 
   for (const [method, path, make] of cases) {

@@ -16,12 +16,21 @@ afterAll(async () => {
 });
 
 const total = async (referenceId: string) =>
-  (await call(server, "GET", `/v3/messages?accountId=${account.accountId}&referenceId=${referenceId}`, { headers: account.headers })).json
-    .data.total;
+  (
+    await call(server, "GET", `/v3/messages?accountId=${account.accountId}&referenceId=${referenceId}`, {
+      headers: account.headers,
+    })
+  ).json.data.total;
 
 describe("Idempotency-Key on POST /v3/messages", () => {
   it("returns the first answer again for the same key and body, and sends nothing more", async () => {
-    const body = { accountId: account.accountId, from: account.numbers[0], toArray: ["14155550123", "12125551234"], body: "once", referenceId: "idem1" };
+    const body = {
+      accountId: account.accountId,
+      from: account.numbers[0],
+      toArray: ["14155550123", "12125551234"],
+      body: "once",
+      referenceId: "idem1",
+    };
     const headers = { ...account.headers, "Idempotency-Key": "order-1001" };
     const first = await call(server, "POST", "/v3/messages", { headers, body });
     const again = await call(server, "POST", "/v3/messages", { headers, body: { ...body } });
@@ -47,7 +56,13 @@ describe("Idempotency-Key on POST /v3/messages", () => {
 
   it("answers 409 IdempotencyConflict when the key comes back with another body", async () => {
     const headers = { ...account.headers, "Idempotency-Key": "order-1003" };
-    const body = { accountId: account.accountId, from: account.numbers[0], to: "14155550123", body: "first", referenceId: "idem3" };
+    const body = {
+      accountId: account.accountId,
+      from: account.numbers[0],
+      to: "14155550123",
+      body: "first",
+      referenceId: "idem3",
+    };
     await call(server, "POST", "/v3/messages", { headers, body });
     const conflict = await call(server, "POST", "/v3/messages", { headers, body: { ...body, body: "second" } });
     expect(conflict.status).toBe(409);
@@ -57,8 +72,16 @@ describe("Idempotency-Key on POST /v3/messages", () => {
 
   it("sends once when the same key arrives many times at once", async () => {
     const headers = { ...account.headers, "Idempotency-Key": "order-1004" };
-    const body = { accountId: account.accountId, from: account.numbers[0], to: "14155550123", body: "race", referenceId: "idem4" };
-    const answers = await Promise.all(Array.from({ length: 12 }, () => call(server, "POST", "/v3/messages", { headers, body })));
+    const body = {
+      accountId: account.accountId,
+      from: account.numbers[0],
+      to: "14155550123",
+      body: "race",
+      referenceId: "idem4",
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => call(server, "POST", "/v3/messages", { headers, body })),
+    );
     const ids = new Set(answers.map((a) => a.json.data?.messageInfo?.[0]?.messageId));
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
     expect(ids.size).toBe(1);

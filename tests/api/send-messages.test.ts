@@ -19,7 +19,13 @@ describe("POST /v3/messages", () => {
   it("accepts a single-destination SMS and answers with the seed's envelope", async () => {
     const res = await call(server, "POST", "/v3/messages", {
       headers: account.headers,
-      body: { accountId: account.accountId, from: account.numbers[0], to: "14155550123", body: "Hello there", referenceId: "order42" },
+      body: {
+        accountId: account.accountId,
+        from: account.numbers[0],
+        to: "14155550123",
+        body: "Hello there",
+        referenceId: "order42",
+      },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-request-id")).toMatch(/.+/);
@@ -43,7 +49,13 @@ describe("POST /v3/messages", () => {
     });
     expect(data.messageInfo).toHaveLength(1);
     const [info] = data.messageInfo;
-    expect(info).toMatchObject({ to: "+14155550123", body: "Hello there", numSegments: 1, status: "accepted", optStatus: "" });
+    expect(info).toMatchObject({
+      to: "+14155550123",
+      body: "Hello there",
+      numSegments: 1,
+      status: "accepted",
+      optStatus: "",
+    });
     expect(info.messageId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(info.dateCreated).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/);
     expect(data.error_code).toBeUndefined();
@@ -52,7 +64,12 @@ describe("POST /v3/messages", () => {
   it("sends one message per destination, in request order, bulk by default for a group", async () => {
     const res = await call(server, "POST", "/v3/messages", {
       headers: account.headers,
-      body: { accountId: account.accountId, from: `+${account.numbers[0]}`, toArray: ["14155550123", "+12125551234", "12"], body: "Hi all" },
+      body: {
+        accountId: account.accountId,
+        from: `+${account.numbers[0]}`,
+        toArray: ["14155550123", "+12125551234", "12"],
+        body: "Hi all",
+      },
     });
     expect(res.status).toBe(200);
     expect(res.json.data.bulk).toBe(true);
@@ -66,7 +83,13 @@ describe("POST /v3/messages", () => {
   it("rejects a repeated destination once, reason DuplicateDestination", async () => {
     const res = await call(server, "POST", "/v3/messages", {
       headers: account.headers,
-      body: { accountId: account.accountId, from: account.numbers[0], toArray: ["14155550123", "+14155550123"], body: "x", bulk: false },
+      body: {
+        accountId: account.accountId,
+        from: account.numbers[0],
+        toArray: ["14155550123", "+14155550123"],
+        body: "x",
+        bulk: false,
+      },
     });
     expect(res.json.data.bulk).toBe(false);
     expect(res.json.data.messageInfo.map((i: { status: string; reason: string }) => [i.status, i.reason])).toEqual([
@@ -79,7 +102,12 @@ describe("POST /v3/messages", () => {
     const other = await createTestAccount(server);
     const res = await call(server, "POST", "/v3/messages", {
       headers: account.headers,
-      body: { accountId: account.accountId, from: other.numbers[0], toArray: ["14155550123", "12125551234"], body: "x" },
+      body: {
+        accountId: account.accountId,
+        from: other.numbers[0],
+        toArray: ["14155550123", "12125551234"],
+        body: "x",
+      },
     });
     expect(res.status).toBe(200);
     expect(res.json.status).toBe("MessageCreateSuccessful");
@@ -88,7 +116,8 @@ describe("POST /v3/messages", () => {
       error: "FromNotOwned",
       error_message: "'from' does not belong to the account",
     });
-    for (const info of res.json.data.messageInfo) expect(info).toMatchObject({ status: "rejected", reason: "FromNotOwned" });
+    for (const info of res.json.data.messageInfo)
+      expect(info).toMatchObject({ status: "rejected", reason: "FromNotOwned" });
   });
 
   it("counts segments with the alphabet that needs the fewest", async () => {
@@ -109,20 +138,36 @@ describe("POST /v3/messages", () => {
   it("sends MMS with media only, as one segment of type mms", async () => {
     const res = await call(server, "POST", "/v3/messages", {
       headers: account.headers,
-      body: { accountId: account.accountId, from: account.numbers[0], to: "14155550123", media: ["https://example.com/cat.jpg"] },
+      body: {
+        accountId: account.accountId,
+        from: account.numbers[0],
+        to: "14155550123",
+        media: ["https://example.com/cat.jpg"],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.json.data.messageInfo[0]).toMatchObject({ status: "accepted", numSegments: 1, body: "" });
-    const list = await call(server, "GET", `/v3/messages?accountId=${account.accountId}&messageId=${res.json.data.messageInfo[0].messageId}`, {
-      headers: account.headers,
-    });
+    const list = await call(
+      server,
+      "GET",
+      `/v3/messages?accountId=${account.accountId}&messageId=${res.json.data.messageInfo[0].messageId}`,
+      {
+        headers: account.headers,
+      },
+    );
     expect(list.json.data.results[0]).toMatchObject({ messageType: "mms", media: ["https://example.com/cat.jpg"] });
   });
 
   it("persists the message with its accepted and queued SDRs before answering", async () => {
     const res = await call(server, "POST", "/v3/messages", {
       headers: account.headers,
-      body: { accountId: account.accountId, from: account.numbers[1], to: "14155550123", body: "persisted", referenceId: "ref7" },
+      body: {
+        accountId: account.accountId,
+        from: account.numbers[1],
+        to: "14155550123",
+        body: "persisted",
+        referenceId: "ref7",
+      },
     });
     const id = res.json.data.messageInfo[0].messageId;
     const sdrs = await call(server, "GET", `/v3/sdrs/${account.accountId}/${id}`, { headers: account.headers });

@@ -11,7 +11,12 @@ test.beforeAll(async () => {
   const sent = await fetch(`${server.baseUrl}/v3/messages`, {
     method: "POST",
     headers: { apikey: demo.apiKey, "content-type": "application/json" },
-    body: JSON.stringify({ accountId: demo.accountId, from: demo.numbers[0], to: "14155550123", body: "Seen in the portal" }),
+    body: JSON.stringify({
+      accountId: demo.accountId,
+      from: demo.numbers[0],
+      to: "14155550123",
+      body: "Seen in the portal",
+    }),
   });
   expect(sent.status).toBe(200);
 });
@@ -34,7 +39,8 @@ test("an admin signs in with the demo login and sees the account, its numbers, k
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { name: "Demo" })).toBeVisible();
   await expect(page.getByText(`Account id ${demo.accountId}`)).toBeVisible();
-  for (const number of demo.numbers) await expect(page.getByText(number.startsWith("+") ? number : `+${number}`)).toBeVisible();
+  for (const number of demo.numbers)
+    await expect(page.getByText(number.startsWith("+") ? number : `+${number}`)).toBeVisible();
   await expect(page.getByText(demo.apiKey.slice(0, 7) + "…" + demo.apiKey.slice(-4))).toBeVisible();
   await expect(page.getByRole("cell", { name: "Seen in the portal" })).toBeVisible();
   // The secret itself is never shown again.

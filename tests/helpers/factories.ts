@@ -38,7 +38,10 @@ export async function createTestAccount(
   options: { numbers?: number; name?: string; rateLimitPerSecond?: number } = {},
 ): Promise<TestAccount> {
   await bindTo(server);
-  const account = await createAccount({ name: options.name ?? "Test account", rateLimitPerSecond: options.rateLimitPerSecond });
+  const account = await createAccount({
+    name: options.name ?? "Test account",
+    rateLimitPerSecond: options.rateLimitPerSecond,
+  });
   const numbers: string[] = [];
   for (let i = 0; i < (options.numbers ?? 2); i++) {
     const number = await addNumber({ accountId: account.id, number: `+${randomNumber()}` });

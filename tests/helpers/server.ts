@@ -17,9 +17,11 @@ export interface RunningServer {
 
 /**
  * Starts the real server (`tsx server.ts`, the production Next build) on a free port against a fresh database,
- * exactly as `npm start` would, minus the demo account.
+ * exactly as `npm start` would, minus the demo account and (unless asked for) the delivery worker.
  */
-export async function startServer(options: { env?: Record<string, string>; database?: TestDatabase } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: { env?: Record<string, string>; database?: TestDatabase } = {},
+): Promise<RunningServer> {
   const database = options.database ?? (await createTestDatabase());
   const child = spawn(join(root, "node_modules/.bin/tsx"), ["server.ts"], {
     cwd: root,
@@ -30,6 +32,8 @@ export async function startServer(options: { env?: Record<string, string>; datab
       HOST: "127.0.0.1",
       DATABASE_URL: database.url,
       PARLEY_DEMO: "false",
+      // API suites check the contract up to `queued`; delivery suites turn the worker on.
+      PARLEY_WORKER: "false",
       LOG_LEVEL: process.env.PARLEY_TEST_LOG_LEVEL ?? "warn",
       PARLEY_READY_FD: "stdout",
       NEXT_TELEMETRY_DISABLED: "1",

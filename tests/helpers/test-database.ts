@@ -23,7 +23,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const provider = testProvider();
   if (provider === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "parley-test-"));
-    return { provider, url: `file:${join(dir, "parley.db")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      provider,
+      url: `file:${join(dir, "parley.db")}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const name = `parley_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });

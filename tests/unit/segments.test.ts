@@ -196,7 +196,11 @@ describe("countSegments: Latin-1", () => {
   });
 
   it("counts an extension character as one octet", () => {
-    expect(countSegments(LATIN1_ONLY + "{".repeat(139))).toMatchObject({ encoding: "LATIN1", numSegments: 1, units: 140 });
+    expect(countSegments(LATIN1_ONLY + "{".repeat(139))).toMatchObject({
+      encoding: "LATIN1",
+      numSegments: 1,
+      units: 140,
+    });
   });
 });
 

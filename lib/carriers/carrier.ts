@@ -1,0 +1,58 @@
+import type { Encoding } from "../segments/count-segments";
+
+// The one interface every carrier implements: submit parts, report delivery receipts per part, report inbound
+// messages. The worker paces and records; a carrier only speaks its protocol.
+
+/** One part (segment) of an outbound message, ready for the network. */
+export interface OutboundPart {
+  messageId: string;
+  /** 1-based part number and the message's part count (1 for an unsplit message). */
+  segmentNumber: number;
+  totalSegments: number;
+  /** Concatenation reference shared by all parts of one message (0–255). */
+  concatReference: number;
+  from: string; // E.164 digits, no '+'
+  to: string; // E.164 digits, no '+'
+  /** The text of this part only (already split without breaking escape or surrogate pairs). */
+  text: string;
+  encoding: Encoding;
+  /** MMS media URLs; carriers without MMS send them as links in the text and say so in `note`. */
+  media: string[];
+}
+
+export type SubmitResult =
+  | { ok: true; carrierMessageId: string; note?: string }
+  | { ok: false; temporary: boolean; code: string; detail: string };
+
+export type ReceiptStatus = "delivered" | "undelivered" | "failed" | "expired" | "rejected";
+
+export interface DeliveryReceipt {
+  carrierMessageId: string;
+  status: ReceiptStatus;
+  /** The carrier's error or status code, e.g. "000", and its delivery note text ("id:… stat:DELIVRD err:000 …"). */
+  carrierCode: string;
+  statusMsg: string;
+  receivedAt: Date;
+}
+
+export interface InboundMessage {
+  from: string; // E.164 digits
+  to: string; // E.164 digits (one of an account's numbers)
+  text: string;
+  media: string[];
+  numSegments: number;
+  carrierMessageId?: string;
+  receivedAt: Date;
+}
+
+export interface CarrierEvents {
+  onReceipt(receipt: DeliveryReceipt): Promise<void>;
+  onInbound(message: InboundMessage): Promise<void>;
+}
+
+export interface Carrier {
+  readonly name: string;
+  start(events: CarrierEvents): Promise<void>;
+  submit(part: OutboundPart): Promise<SubmitResult>;
+  stop(): Promise<void>;
+}

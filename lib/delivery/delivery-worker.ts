@@ -1,0 +1,498 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import { db } from "../db/client";
+import { Prisma } from "../db/generated/sqlite/client";
+import { uuidv4 } from "../db/ids";
+import { logger } from "../log";
+import type { Carrier, DeliveryReceipt, InboundMessage, OutboundPart, SubmitResult } from "../carriers/carrier";
+import { splitSegments } from "../segments/split-segments";
+import type { Encoding } from "../segments/count-segments";
+import {
+  accountSlot,
+  afterAccountSend,
+  afterSend,
+  insideBulkWindow,
+  nextInQueue,
+  numberSlot,
+  type AccountPace,
+  type NumberPace,
+} from "../throttle/pacing-policy";
+import { destinationTimeZone } from "./destination-time-zone";
+import { sdr } from "./sdr-writer";
+import { recordReceipt } from "./record-receipt";
+import { expireOverdueParts } from "./expire-messages";
+import { receiveMessage } from "../messaging/receive-message";
+
+export interface WorkerOptions {
+  carrier: Carrier;
+  /** Milliseconds since the epoch; tests inject a clock to check pacing without waiting. */
+  clock?: () => number;
+  pollMs?: number;
+  leaseMs?: number;
+  validityMs?: number;
+  maxAttempts?: number;
+  /** Delays after temporary submit errors: about 5 s, 30 s, 2 min, 10 min, then every 30 min. */
+  retryDelaysMs?: number[];
+  workerId?: string;
+  /** Numbers one worker holds at most. */
+  maxNumbers?: number;
+}
+
+interface HeldNumber {
+  number: string;
+  accountId: string;
+  pace: NumberPace;
+}
+
+interface QueuedMessage {
+  messageId: string;
+  accountId: string;
+  from: string;
+  to: string;
+  body: string;
+  media: string[];
+  numSegments: number;
+  encoding: Encoding;
+  bulk: boolean;
+  inProgress: boolean;
+  partsSubmitted: number;
+  attempts: number;
+  eligibleAt: number | null;
+  createdAt: number;
+  referenceId: string | null;
+}
+
+interface AccountState {
+  id: string;
+  pace: AccountPace;
+  stored: { nextSendAt: Date | null; bulkNextSendAt: Date | null };
+  timeZone: string;
+  window: { start: string; end: string };
+}
+
+interface Allocation {
+  message: QueuedMessage;
+  part: OutboundPart;
+  at: number;
+}
+
+const PENDING = ["queued", "sending"];
+
+export class DeliveryWorker {
+  readonly id: string;
+  private readonly carrier: Carrier;
+  private readonly clock: () => number;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly validityMs: number;
+  private readonly maxAttempts: number;
+  private readonly retryDelaysMs: number[];
+  private readonly maxNumbers: number;
+  private held = new Map<string, HeldNumber>();
+  private lastClaim = 0;
+  private lastSweep = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+  private readonly log = logger().child({ component: "worker" });
+
+  constructor(options: WorkerOptions) {
+    this.carrier = options.carrier;
+    this.clock = options.clock ?? Date.now;
+    this.pollMs = options.pollMs ?? 100;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.validityMs = options.validityMs ?? 48 * 3600_000;
+    this.maxAttempts = options.maxAttempts ?? 8;
+    this.retryDelaysMs = options.retryDelaysMs ?? [5_000, 30_000, 120_000, 600_000, 1_800_000];
+    this.maxNumbers = options.maxNumbers ?? 10_000;
+    this.id = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.carrier.start({
+      onReceipt: (receipt) => this.handleReceipt(receipt),
+      onInbound: (message) => this.handleInbound(message),
+    });
+    const loop = () => {
+      if (this.stopped) return;
+      this.running = this.tick()
+        .catch((error) => this.log.error({ err: error }, "worker tick failed"))
+        .finally(() => {
+          this.running = null;
+          if (!this.stopped) this.timer = setTimeout(loop, this.pollMs);
+        });
+    };
+    loop();
+    this.log.info({ workerId: this.id, carrier: this.carrier.name }, "delivery worker started");
+  }
+
+  /** Stops taking work, lets the round in flight finish, gives its numbers back, and closes the carrier. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+    await db()
+      .phoneNumber.updateMany({ where: { leaseOwner: this.id }, data: { leaseOwner: null, leaseUntil: null } })
+      .catch(() => undefined);
+    this.held.clear();
+    await this.carrier.stop();
+    this.log.info({ workerId: this.id }, "delivery worker stopped");
+  }
+
+  /** One scheduling round: claim numbers, send what pacing allows now, sweep expired receipts. */
+  async tick(): Promise<void> {
+    const now = this.clock();
+    if (now - this.lastClaim >= Math.min(1000, this.leaseMs / 3) || this.held.size === 0) {
+      await this.claimNumbers(now);
+      this.lastClaim = now;
+    }
+    if (this.held.size > 0) await this.sendRound(now);
+    if (now - this.lastSweep >= 10_000) {
+      this.lastSweep = now;
+      await expireOverdueParts(now);
+    }
+  }
+
+  // Numbers with pending work are claimed with a lease; renewing it is part of every claim round.
+  private async claimNumbers(now: number): Promise<void> {
+    const client = db();
+    const pending = await client.$queryRawUnsafe<{ fromNumber: string }[]>(
+      `SELECT DISTINCT "fromNumber" FROM "Message" WHERE "status" IN ('queued', 'sending') AND "direction" = 'outbound' LIMIT ${this.maxNumbers}`,
+    );
+    const numbers = pending.map((p) => p.fromNumber);
+    const until = new Date(now + this.leaseMs);
+    if (numbers.length > 0) {
+      await client.phoneNumber.updateMany({
+        where: {
+          number: { in: numbers },
+          OR: [{ leaseOwner: null }, { leaseOwner: this.id }, { leaseUntil: { lt: new Date(now) } }],
+        },
+        data: { leaseOwner: this.id, leaseUntil: until },
+      });
+    }
+    // Numbers whose queue ran dry go back, so that another worker may take them when work comes.
+    await client.phoneNumber.updateMany({
+      where: { leaseOwner: this.id, number: { notIn: numbers } },
+      data: { leaseOwner: null, leaseUntil: null },
+    });
+    const mine = await client.phoneNumber.findMany({
+      where: { leaseOwner: this.id },
+      select: { number: true, accountId: true, ratePerSecond: true, nextSendAt: true },
+    });
+    this.held = new Map(
+      mine.map((n) => [
+        n.number,
+        {
+          number: n.number,
+          accountId: n.accountId,
+          pace: { nextSendAt: n.nextSendAt?.getTime() ?? null, ratePerSecond: n.ratePerSecond },
+        },
+      ]),
+    );
+  }
+
+  private async loadQueues(numbers: string[]): Promise<Map<string, QueuedMessage[]>> {
+    const client = db();
+    // The first few messages of each number's queue, in the order pacing serves them.
+    const rows = await client.$queryRaw<{ id: string }[]>(Prisma.sql`
+      SELECT "id" FROM (
+        SELECT "id", ROW_NUMBER() OVER (
+          PARTITION BY "fromNumber"
+          ORDER BY CASE WHEN "status" = 'sending' THEN 0 ELSE 1 END, "bulk", "createdAt", "id"
+        ) AS "rank"
+        FROM "Message"
+        WHERE "direction" = 'outbound' AND "status" IN ('queued', 'sending') AND "fromNumber" IN (${Prisma.join(numbers)})
+      ) ranked WHERE "rank" <= 4`);
+    const messages = await client.message.findMany({
+      where: { id: { in: rows.map((r) => r.id) }, status: { in: PENDING } },
+      select: {
+        id: true,
+        accountId: true,
+        fromNumber: true,
+        toNumber: true,
+        body: true,
+        media: true,
+        numSegments: true,
+        encoding: true,
+        bulk: true,
+        status: true,
+        partsSubmitted: true,
+        attempts: true,
+        nextAttemptAt: true,
+        createdAt: true,
+        referenceId: true,
+      },
+    });
+    const queues = new Map<string, QueuedMessage[]>();
+    for (const m of messages) {
+      const list = queues.get(m.fromNumber) ?? [];
+      list.push({
+        messageId: m.id,
+        accountId: m.accountId,
+        from: m.fromNumber,
+        to: m.toNumber,
+        body: m.body,
+        media: JSON.parse(m.media) as string[],
+        numSegments: m.numSegments,
+        encoding: m.encoding as Encoding,
+        bulk: m.bulk,
+        inProgress: m.status === "sending" && m.partsSubmitted > 0,
+        partsSubmitted: m.partsSubmitted,
+        attempts: m.attempts,
+        eligibleAt: m.nextAttemptAt?.getTime() ?? null,
+        createdAt: m.createdAt.getTime(),
+        referenceId: m.referenceId,
+      });
+      queues.set(m.fromNumber, list);
+    }
+    return queues;
+  }
+
+  private async loadAccounts(ids: string[]): Promise<Map<string, AccountState>> {
+    const accounts = await db().account.findMany({
+      where: { id: { in: ids } },
+      select: {
+        id: true,
+        rateLimitPerSecond: true,
+        bulkShare: true,
+        nextSendAt: true,
+        bulkNextSendAt: true,
+        timeZone: true,
+        bulkWindowStart: true,
+        bulkWindowEnd: true,
+      },
+    });
+    return new Map(
+      accounts.map((a) => [
+        a.id,
+        {
+          id: a.id,
+          pace: {
+            nextSendAt: a.nextSendAt?.getTime() ?? null,
+            bulkNextSendAt: a.bulkNextSendAt?.getTime() ?? null,
+            ratePerSecond: a.rateLimitPerSecond,
+            bulkShare: a.bulkShare,
+          },
+          stored: { nextSendAt: a.nextSendAt, bulkNextSendAt: a.bulkNextSendAt },
+          timeZone: a.timeZone,
+          window: { start: a.bulkWindowStart, end: a.bulkWindowEnd },
+        },
+      ]),
+    );
+  }
+
+  private partOf(message: QueuedMessage): OutboundPart {
+    const segmentNumber = message.partsSubmitted + 1;
+    let text = message.body;
+    let totalSegments = message.numSegments;
+    if (message.media.length === 0 && message.numSegments > 1) {
+      const { parts } = splitSegments(message.body);
+      text = parts[message.partsSubmitted] ?? "";
+      totalSegments = parts.length;
+    }
+    return {
+      messageId: message.messageId,
+      segmentNumber,
+      totalSegments,
+      // One reference per message for the receiver to join its parts: derived from the id, stable across retries.
+      concatReference: parseInt(message.messageId.slice(-2), 16),
+      from: message.from,
+      to: message.to,
+      text,
+      encoding: message.encoding,
+      media: message.media,
+    };
+  }
+
+  private async sendRound(now: number): Promise<void> {
+    const horizon = now + this.pollMs;
+    const ready = [...this.held.values()]
+      .filter((n) => numberSlot(now, n.pace) < horizon)
+      .sort((a, b) => (a.pace.nextSendAt ?? 0) - (b.pace.nextSendAt ?? 0));
+    if (ready.length === 0) return;
+    const queues = await this.loadQueues(ready.map((n) => n.number));
+    const accounts = await this.loadAccounts([...new Set(ready.map((n) => n.accountId))]);
+
+    // Bulk candidates need their destination's zone; look them up before deciding (cached after the first).
+    const zones = new Map<string, string | null>();
+    for (const queue of queues.values()) {
+      for (const m of queue)
+        if (m.bulk && !m.inProgress && !zones.has(m.to)) zones.set(m.to, await destinationTimeZone(m.to));
+    }
+
+    const allocations: Allocation[] = [];
+    const touchedAccounts = new Set<string>();
+    for (const held of ready) {
+      const account = accounts.get(held.accountId);
+      const queue = queues.get(held.number);
+      if (!account || !queue || queue.length === 0) continue;
+      const candidate = nextInQueue(now, queue, (m) => {
+        if (accountSlot(now, account.pace, true) >= horizon) return false;
+        return insideBulkWindow(now, zones.get(m.to) ?? account.timeZone, account.window);
+      });
+      if (!candidate) continue;
+      const at = Math.max(numberSlot(now, held.pace), accountSlot(now, account.pace, candidate.bulk));
+      if (at >= horizon) continue;
+      const bulkLane = candidate.bulk;
+      held.pace = afterSend(at, held.pace);
+      account.pace = afterAccountSend(at, account.pace, bulkLane);
+      touchedAccounts.add(account.id);
+      allocations.push({ message: candidate, part: this.partOf(candidate), at });
+    }
+    if (allocations.length === 0) return;
+
+    const reserved = await this.reserve(allocations, accounts, touchedAccounts, now);
+    if (reserved.length === 0) return;
+    const results = await Promise.all(
+      reserved.map(async (allocation) => {
+        const wait = allocation.at - this.clock();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        let result: SubmitResult;
+        try {
+          result = await this.carrier.submit(allocation.part);
+        } catch (error) {
+          result = { ok: false, temporary: true, code: "CARRIER_ERROR", detail: (error as Error).message };
+        }
+        return { allocation, result, at: Math.max(allocation.at, this.clock()) };
+      }),
+    );
+    await this.record(results);
+  }
+
+  /**
+   * Writes the round's claims before anything is submitted: the accounts' and numbers' next slots (compare-and-
+   * set, so workers sharing an account never both take a slot) and a `sending` record per part. What another
+   * worker changed in between is dropped from this round.
+   */
+  private async reserve(
+    allocations: Allocation[],
+    accounts: Map<string, AccountState>,
+    touchedAccounts: Set<string>,
+    now: number,
+  ): Promise<Allocation[]> {
+    return db().$transaction(async (tx) => {
+      const lostAccounts = new Set<string>();
+      for (const id of touchedAccounts) {
+        const account = accounts.get(id)!;
+        const updated = await tx.account.updateMany({
+          where: { id, nextSendAt: account.stored.nextSendAt, bulkNextSendAt: account.stored.bulkNextSendAt },
+          data: {
+            nextSendAt: account.pace.nextSendAt === null ? null : new Date(account.pace.nextSendAt),
+            bulkNextSendAt: account.pace.bulkNextSendAt === null ? null : new Date(account.pace.bulkNextSendAt),
+          },
+        });
+        if (updated.count === 0) lostAccounts.add(id);
+      }
+      const kept: Allocation[] = [];
+      const sdrs: Prisma.SdrCreateManyInput[] = [];
+      for (const allocation of allocations) {
+        const { message, part } = allocation;
+        if (lostAccounts.has(message.accountId)) continue;
+        const held = this.held.get(message.from)!;
+        const number = await tx.phoneNumber.updateMany({
+          where: { number: message.from, leaseOwner: this.id },
+          data: { nextSendAt: new Date(held.pace.nextSendAt!) },
+        });
+        if (number.count === 0) {
+          this.held.delete(message.from);
+          continue;
+        }
+        const claimed = await tx.message.updateMany({
+          where: { id: message.messageId, status: { in: PENDING }, partsSubmitted: message.partsSubmitted },
+          data: { status: "sending" },
+        });
+        if (claimed.count === 0) continue;
+        sdrs.push(sdr(message.messageId, message.accountId, "sending", now, { segmentNumber: part.segmentNumber }));
+        kept.push(allocation);
+      }
+      if (sdrs.length > 0) await tx.sdr.createMany({ data: sdrs });
+      return kept;
+    });
+  }
+
+  private retryDelay(attempts: number): number {
+    return this.retryDelaysMs[Math.min(attempts - 1, this.retryDelaysMs.length - 1)]!;
+  }
+
+  private async record(results: { allocation: Allocation; result: SubmitResult; at: number }[]): Promise<void> {
+    await db().$transaction(async (tx) => {
+      const sdrs: Prisma.SdrCreateManyInput[] = [];
+      const parts: Prisma.MessagePartCreateManyInput[] = [];
+      for (const { allocation, result, at } of results) {
+        const { message, part } = allocation;
+        const seg = part.segmentNumber;
+        if (result.ok) {
+          parts.push({
+            id: uuidv4(),
+            messageId: message.messageId,
+            segmentNumber: seg,
+            carrierMessageId: result.carrierMessageId,
+            status: "wait_dlr",
+            submittedAt: new Date(at),
+          });
+          sdrs.push(
+            sdr(message.messageId, message.accountId, "message_sent", at, {
+              segmentNumber: seg,
+              statusDetails: result.note ?? "",
+            }),
+          );
+          const last = seg >= part.totalSegments;
+          if (last) sdrs.push(sdr(message.messageId, message.accountId, "wait_dlr", at));
+          await tx.message.update({
+            where: { id: message.messageId },
+            data: {
+              partsSubmitted: seg,
+              attempts: 0,
+              nextAttemptAt: null,
+              ...(last ? { status: "sent", expiresAt: new Date(at + this.validityMs) } : {}),
+            },
+          });
+        } else if (result.temporary && message.attempts + 1 < this.maxAttempts) {
+          const attempts = message.attempts + 1;
+          const retryAt = at + this.retryDelay(attempts);
+          sdrs.push(
+            sdr(message.messageId, message.accountId, "retry", at, {
+              segmentNumber: seg,
+              statusDetails: `${result.code} ${result.detail}; attempt ${attempts + 1} at ${new Date(retryAt).toISOString()}`,
+            }),
+          );
+          await tx.message.update({
+            where: { id: message.messageId },
+            data: {
+              attempts,
+              nextAttemptAt: new Date(retryAt),
+              status: message.partsSubmitted > 0 ? "sending" : "queued",
+            },
+          });
+        } else {
+          const outcome = result.temporary ? "failed" : "rejected";
+          sdrs.push(
+            sdr(message.messageId, message.accountId, outcome, at, {
+              segmentNumber: seg,
+              statusDetails: `${result.code} ${result.detail}${result.temporary ? `; gave up after ${this.maxAttempts} attempts` : ""}`,
+              referenceId: message.referenceId,
+            }),
+          );
+          await tx.message.update({ where: { id: message.messageId }, data: { status: outcome, nextAttemptAt: null } });
+        }
+      }
+      if (parts.length > 0) await tx.messagePart.createMany({ data: parts });
+      if (sdrs.length > 0) await tx.sdr.createMany({ data: sdrs });
+    });
+  }
+
+  private async handleReceipt(receipt: DeliveryReceipt): Promise<void> {
+    // A receipt may overtake the commit of its own submit; wait a little for the part to appear.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const outcome = await recordReceipt(receipt);
+      if (outcome !== "unknown") return;
+      await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
+    }
+    this.log.warn({ carrierMessageId: receipt.carrierMessageId }, "receipt for an unknown message part");
+  }
+
+  private async handleInbound(message: InboundMessage): Promise<void> {
+    await receiveMessage(message);
+  }
+}

@@ -1,0 +1,31 @@
+// The delivery worker on its own: `npm run worker` (start the servers with PARLEY_WORKER=false). Several may run
+// against one PostgreSQL database; they share the pacing state there and never send the same part twice.
+import { bootstrapEnv } from "../lib/env";
+import { logger } from "../lib/log";
+import { prepareDatabase } from "../lib/boot/prepare-database";
+import { disconnectDb } from "../lib/db/client";
+import { startConfiguredWorker } from "../lib/delivery/start-worker";
+
+async function main(): Promise<void> {
+  bootstrapEnv();
+  await prepareDatabase();
+  const worker = await startConfiguredWorker();
+  if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_WORKER_READY ${worker.id}\n`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger().info({ signal }, "worker shutting down");
+    await worker.stop();
+    await disconnectDb();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error) => {
+  logger().fatal({ err: error }, "worker failed to start");
+  process.stderr.write(`Parley worker could not start: ${(error as Error).message}\n`);
+  process.exit(1);
+});
