@@ -33,7 +33,7 @@ test("an admin signs in with the demo login and sees the account, its numbers, k
   await page.getByLabel("Email").fill(demo.email);
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  await expect(page.getByRole("alert").filter({ hasText: "Wrong" })).toHaveText("Wrong email or password.");
 
   await page.getByLabel("Password").fill(demo.password);
   await page.getByRole("button", { name: "Sign in" }).click();
