@@ -9,7 +9,7 @@ import { logger } from "./lib/log";
 import { prepareDatabase } from "./lib/boot/prepare-database";
 import { disconnectDb } from "./lib/db/client";
 import { ensureDemo } from "./lib/accounts/create-demo";
-import { sendWebResponse, toWebRequest } from "./lib/http/node-bridge";
+import { sendWebResponse, toHandlerRequest } from "./lib/http/node-bridge";
 import { requestIdFrom } from "./lib/api/request-id";
 import { startConfiguredWorker } from "./lib/delivery/start-worker";
 import * as messagesRoute from "./app/v3/messages/route";
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     const handler = route ? (route.module[req.method ?? "GET"] as Handler | undefined) : undefined;
     if (route && handler) {
       try {
-        const request = await toWebRequest(req, publicUrl(), config.MAX_BODY_BYTES);
+        const request = await toHandlerRequest(req, publicUrl(), config.MAX_BODY_BYTES);
         await sendWebResponse(res, await handler(request, { params: Promise.resolve(route.params) }));
       } catch (error) {
         log.error({ err: error }, "fast path failure");

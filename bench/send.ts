@@ -35,13 +35,18 @@ interface Row {
   errors: number;
 }
 
-async function load(url: string, options: { body: string; headers: Record<string, string>; rate?: number }) {
+async function load(
+  url: string,
+  options: { body: string; headers: Record<string, string>; rate?: number; connections?: number },
+) {
   const result = await autocannon({
     url,
     method: "POST",
     body: options.body,
     headers: options.headers,
-    connections: options.rate ? Math.min(connections, Math.max(4, Math.ceil(options.rate / 40))) : connections,
+    connections:
+      options.connections ??
+      (options.rate ? Math.min(connections, Math.max(4, Math.ceil(options.rate / 40))) : connections),
     duration: seconds,
     overallRate: options.rate,
   });
@@ -121,7 +126,17 @@ async function main() {
         ),
       );
     }
-    rows.push(row("send, 1 destination", "saturation", await load(url, { body: single, headers: account.headers }), 1));
+    // Group commit: the more requests wait on one commit, the larger the batch; saturation at two concurrencies.
+    for (const c of [connections, 400]) {
+      rows.push(
+        row(
+          "send, 1 destination",
+          `saturation, ${c} connections`,
+          await load(url, { body: single, headers: account.headers, connections: c }),
+          1,
+        ),
+      );
+    }
     for (const rate of [10, 20]) {
       rows.push(
         row(

@@ -42,6 +42,12 @@ const schema = z.object({
     .default(48),
   // Submit attempts after temporary carrier errors before the message is `failed`.
   MAX_SUBMIT_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+  // Waits after temporary submit errors (seconds, comma-separated); the last one repeats.
+  RETRY_DELAYS_SECONDS: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "a comma-separated list of seconds")
+    .default("5,30,120,600,1800")
+    .transform((v) => v.split(",").map(Number)),
   CARRIER: z.enum(["simulator", "smpp"]).default("simulator"),
   SIMULATOR_RECEIPT_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
   SMPP_HOST: z.string().default("127.0.0.1"),

@@ -17,13 +17,22 @@ interface CachedKey {
 // Keys are read from the database at most once per API_KEY_CACHE_SECONDS per process: a revoked key stops
 // working within that time. Unknown keys are never cached, so a new key works at once.
 const cache = new Map<string, CachedKey>();
+const hashes = new Map<string, string>();
+
+function rememberHash(key: string): string {
+  const hash = hashApiKey(key);
+  if (hashes.size > 10_000) hashes.clear();
+  hashes.set(key, hash);
+  return hash;
+}
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const lastUsedWritten = new Map<string, number>();
 
 async function lookupKey(key: string, now: number): Promise<ApiPrincipal | null> {
   if (!API_KEY_PATTERN.test(key)) return null;
-  const hash = hashApiKey(key);
   const ttl = env().API_KEY_CACHE_SECONDS * 1000;
+  // Keyed by the hash, which is computed once per key and cached with the entry's key text.
+  const hash = hashes.get(key) ?? rememberHash(key);
   const hit = cache.get(hash);
   if (hit && now - hit.checkedAt < ttl) {
     return hit.expiresAt !== null && hit.expiresAt <= now ? null : hit.principal;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { publicUrl } from "../env";
 import {
+  AdminError,
   addNumber,
   createAccount,
   createApiKey,
@@ -12,6 +13,8 @@ import {
   revokeApiKey,
 } from "../accounts/manage-accounts";
 import { createDemo } from "../accounts/create-demo";
+import { receiveMessage } from "../messaging/receive-message";
+import { validTn } from "../messaging/phone-number";
 import { e164, formatDate, formatTable, keyHint } from "./format-output";
 import { optionalString, requiredString, UsageError, type OptionSpec, type ParsedArguments } from "./read-arguments";
 
@@ -238,6 +241,45 @@ export const commands: Command[] = [
         return {
           json: numberJson(number),
           text: `${e164(number.number)} is provisioned to account ${accountId}.`,
+        };
+      };
+    },
+  },
+  {
+    name: "inbound",
+    synopsis: "--from <phone> --to <account number> [--body <text>] [--media <url>]...",
+    summary:
+      "Receive a message from a phone, as the simulator carrier would: stored, listed, added to its conversation.",
+    options: {
+      from: { type: "string" },
+      to: { type: "string" },
+      body: { type: "string" },
+      media: { type: "string", multiple: true },
+    },
+    prepare({ values }) {
+      const from = requiredString(values, "from", "<phone>");
+      const to = requiredString(values, "to", "<account number>");
+      const body = optionalString(values, "body") ?? "";
+      const media = (values.media as string[] | undefined) ?? [];
+      if (body === "" && media.length === 0) throw new UsageError("give --body <text> or --media <url> (or both)");
+      return async () => {
+        const fromDigits = validTn(from);
+        const toDigits = validTn(to);
+        if (!fromDigits) throw new AdminError(`"${from}" is not a valid E.164 telephone number`);
+        if (!toDigits) throw new AdminError(`"${to}" is not a valid E.164 telephone number`);
+        const received = await receiveMessage({
+          from: fromDigits,
+          to: toDigits,
+          text: body,
+          media,
+          numSegments: 1,
+          receivedAt: new Date(),
+        });
+        if (!received) throw new AdminError(`${e164(toDigits)} is not provisioned to any account`);
+        return {
+          json: { ...received, from: e164(fromDigits), to: e164(toDigits) },
+          text: received.messageId,
+          note: `Received from ${e164(fromDigits)} on ${e164(toDigits)} (account ${received.accountId}).`,
         };
       };
     },

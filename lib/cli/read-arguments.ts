@@ -13,7 +13,7 @@ export class UsageError extends Error {
   }
 }
 
-export type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string }>;
+export type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
 export type OptionValues = Record<string, string | boolean | undefined>;
 
 export interface ParsedArguments {

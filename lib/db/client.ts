@@ -48,6 +48,9 @@ export async function prepareConnection(): Promise<void> {
 }
 
 export async function disconnectDb(): Promise<void> {
+  const writer = globalThis as unknown as { __parleySendWriter?: { writer: { close(): void } } };
+  writer.__parleySendWriter?.writer.close();
+  writer.__parleySendWriter = undefined;
   const current = holder.__parleyDb;
   holder.__parleyDb = undefined;
   if (current) await current.client.$disconnect();

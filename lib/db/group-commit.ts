@@ -1,4 +1,7 @@
-import { db } from "./client";
+import { db, dbProvider } from "./client";
+import { env } from "../env";
+import { sqliteFilePath } from "./sqlite-path";
+import { SqliteSendWriter } from "./sqlite-send-writer";
 import type { Prisma } from "./generated/sqlite/client";
 import { logger } from "../log";
 
@@ -27,7 +30,23 @@ function rowsOf(write: SendWrite): number {
   return write.messages.length + write.sdrs.length + (write.idempotency ? 1 : 0);
 }
 
+// One writer per process, on globalThis like the Prisma client, and for the database the environment names.
+const holder = globalThis as unknown as { __parleySendWriter?: { url: string; writer: SqliteSendWriter } };
+
+function sqliteWriter(): SqliteSendWriter {
+  const url = env().DATABASE_URL;
+  if (holder.__parleySendWriter?.url !== url) {
+    holder.__parleySendWriter?.writer.close();
+    holder.__parleySendWriter = { url, writer: new SqliteSendWriter(sqliteFilePath(url)) };
+  }
+  return holder.__parleySendWriter.writer;
+}
+
 async function writeBatch(writes: SendWrite[]): Promise<void> {
+  if (dbProvider() === "sqlite") {
+    await sqliteWriter().write(writes);
+    return;
+  }
   const client = db();
   const messages = writes.flatMap((w) => w.messages);
   const sdrs = writes.flatMap((w) => w.sdrs);

@@ -1,9 +1,23 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomFillSync, randomUUID } from "node:crypto";
 
 // Message ids are UUIDv7 (RFC 9562): time-ordered, so the id breaks ties between messages created in the same
 // millisecond in the order they were accepted, and index inserts stay append-mostly.
 let lastMs = 0;
 let sequence = 0;
+
+// Random bytes drawn 4 KiB at a time: one system call per ~230 ids instead of two per id.
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomSlice(size: number): Buffer {
+  if (poolOffset + size > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const slice = Buffer.from(pool.subarray(poolOffset, poolOffset + size));
+  poolOffset += size;
+  return slice;
+}
 
 export function uuidv7(now = Date.now()): string {
   if (now <= lastMs) {
@@ -12,9 +26,9 @@ export function uuidv7(now = Date.now()): string {
     now = lastMs;
   } else {
     lastMs = now;
-    sequence = randomBytes(2).readUInt16BE(0) & 0x7ff; // leave room to count up within the millisecond
+    sequence = randomSlice(2).readUInt16BE(0) & 0x7ff; // leave room to count up within the millisecond
   }
-  const bytes = randomBytes(16);
+  const bytes = randomSlice(16);
   bytes.writeUIntBE(now, 0, 6);
   bytes[6] = 0x70 | (sequence >> 8);
   bytes[7] = sequence & 0xff;

@@ -349,12 +349,14 @@ export class DeliveryWorker {
         const wait = allocation.at - this.clock();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         let result: SubmitResult;
+        // The part "leaves" when it is handed to the carrier: that time is what pacing promises and records.
+        const leftAt = this.clock();
         try {
           result = await this.carrier.submit(allocation.part);
         } catch (error) {
           result = { ok: false, temporary: true, code: "CARRIER_ERROR", detail: (error as Error).message };
         }
-        return { allocation, result, at: Math.max(allocation.at, this.clock()) };
+        return { allocation, result, at: leftAt };
       }),
     );
     await this.record(results);

@@ -11,6 +11,7 @@ export async function startConfiguredWorker(): Promise<DeliveryWorker> {
     leaseMs: e.WORKER_LEASE_SECONDS * 1000,
     validityMs: e.MESSAGE_VALIDITY_HOURS * 3600_000,
     maxAttempts: e.MAX_SUBMIT_ATTEMPTS,
+    retryDelaysMs: e.RETRY_DELAYS_SECONDS.map((s) => s * 1000),
   });
   await worker.start();
   return worker;

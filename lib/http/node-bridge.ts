@@ -1,30 +1,50 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { responseText } from "../api/envelope";
 
 // Turns a Node request into a Web Request for the app/v3 route handler exports, and a Web Response back, so the
 // same handlers serve both server.ts's fast path and Next's pipeline.
-export async function toWebRequest(req: IncomingMessage, origin: string, maxBytes: number): Promise<Request> {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.startsWith(":")) continue;
-    headers.append(name, raw[i + 1]!);
+/** The request headers as the handlers read them: get/has over Node's parsed (lower-cased) headers. */
+class NodeHeaders {
+  constructor(private readonly source: IncomingHttpHeaders) {}
+  get(name: string): string | null {
+    const value = this.source[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(", ") : value;
   }
-  const method = req.method ?? "GET";
-  let body: Buffer | undefined;
-  if (method !== "GET" && method !== "HEAD") {
-    const chunks: Buffer[] = [];
-    let stored = 0;
-    for await (const chunk of req) {
-      // Past the limit keep reading (the handler answers with the error) but stop storing.
-      if (stored <= maxBytes) {
-        chunks.push(chunk as Buffer);
-        stored += (chunk as Buffer).length;
-      }
+  has(name: string): boolean {
+    return this.source[name.toLowerCase()] !== undefined;
+  }
+}
+
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let stored = 0;
+  for await (const chunk of req) {
+    // Past the limit keep reading (the handler answers with the error) but stop storing.
+    if (stored <= maxBytes) {
+      chunks.push(chunk as Buffer);
+      stored += (chunk as Buffer).length;
     }
-    body = Buffer.concat(chunks);
   }
-  return new Request(origin + (req.url ?? "/"), { method, headers, body: body as Uint8Array<ArrayBuffer> | undefined });
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * The request for a route handler on the fast path. The v3 handlers read `method`, `url`, `headers.get/has` and
+ * `text()` of their Request and nothing else; this object offers exactly those without undici's Request, whose
+ * streams and abort signal were a fifth of a send's cost. The parity test holds both paths to the same answers.
+ */
+export async function toHandlerRequest(req: IncomingMessage, origin: string, maxBytes: number): Promise<Request> {
+  const method = req.method ?? "GET";
+  const body = method === "GET" || method === "HEAD" ? "" : await readBody(req, maxBytes);
+  const request = {
+    method,
+    url: origin + (req.url ?? "/"),
+    headers: new NodeHeaders(req.headers),
+    text: async () => body,
+    json: async () => JSON.parse(body) as unknown,
+  };
+  return request as unknown as Request;
 }
 
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
@@ -34,7 +54,8 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   });
   const setCookies = response.headers.getSetCookie();
   if (setCookies.length > 0) headers["set-cookie"] = setCookies;
-  const body = Buffer.from(await response.arrayBuffer());
+  const text = responseText.get(response);
+  const body = text !== undefined ? Buffer.from(text) : Buffer.from(await response.arrayBuffer());
   headers["content-length"] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);

@@ -75,5 +75,7 @@ export async function checkIdempotency(
 
 /** True when a commit failed because a concurrent request with the same key committed first. */
 export function isDuplicateKeyError(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
+  const code = typeof error === "object" && error !== null ? (error as { code?: string }).code : undefined;
+  // Prisma's unique-constraint code, or SQLite's from the send writer.
+  return code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE";
 }

@@ -11,11 +11,22 @@ export function tnDigits(input: string): string | null {
   return trimmed.startsWith("+") ? trimmed.slice(1) : trimmed;
 }
 
+// Validation with full metadata costs ~60 µs a number, and the same numbers come back all the time (every send
+// from one `from`, replies to the same phones): remember the answers, a bounded number of them.
+const validity = new Map<string, boolean>();
+const MAX_REMEMBERED = 200_000;
+
 /** Digits of a TN that libphonenumber-js (full metadata) accepts as a valid E.164 number, or null. */
 export function validTn(input: string): string | null {
   const digits = tnDigits(input);
   if (digits === null) return null;
-  return isValidPhoneNumber(`+${digits}`) ? digits : null;
+  let valid = validity.get(digits);
+  if (valid === undefined) {
+    valid = isValidPhoneNumber(`+${digits}`);
+    if (validity.size >= MAX_REMEMBERED) validity.clear();
+    validity.set(digits, valid);
+  }
+  return valid ? digits : null;
 }
 
 export function withPlus(digits: string): string {

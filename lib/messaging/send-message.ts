@@ -2,6 +2,7 @@ import { ApiError } from "../api/api-error";
 import { assertAccount, type ApiPrincipal } from "../api/authenticate";
 import { successEnvelope, type Envelope } from "../api/envelope";
 import { db } from "../db/client";
+import { env } from "../env";
 import { uuidv7 } from "../db/ids";
 import { commitSendWrite, type SendWrite } from "../db/group-commit";
 import { countSegments } from "../segments/count-segments";
@@ -30,8 +31,17 @@ const FROM_NOT_OWNED = {
   error_message: "'from' does not belong to the account",
 } as const;
 
+// Which account holds a number, read at most once per API_KEY_CACHE_SECONDS per process (like keys): a number
+// removed from an account stops being usable within that time.
+const numberOwners = new Map<string, { accountId: string | null; checkedAt: number }>();
+
 async function ownsNumber(accountId: string, digits: string): Promise<boolean> {
+  const now = Date.now();
+  const hit = numberOwners.get(digits);
+  if (hit && now - hit.checkedAt < env().API_KEY_CACHE_SECONDS * 1000) return hit.accountId === accountId;
   const row = await db().phoneNumber.findUnique({ where: { number: digits }, select: { accountId: true } });
+  if (numberOwners.size > 100_000) numberOwners.clear();
+  numberOwners.set(digits, { accountId: row?.accountId ?? null, checkedAt: now });
   return row?.accountId === accountId;
 }
 
