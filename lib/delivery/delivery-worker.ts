@@ -89,6 +89,8 @@ export class DeliveryWorker {
   private readonly retryDelaysMs: number[];
   private readonly maxNumbers: number;
   private held = new Map<string, HeldNumber>();
+  /** When each held number's last part really left: the next one waits a full interval after it. */
+  private lastLeft = new Map<string, number>();
   private lastClaim = 0;
   private lastSweep = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -148,7 +150,8 @@ export class DeliveryWorker {
       this.lastClaim = now;
     }
     if (this.held.size > 0) await this.sendRound(now);
-    if (now - this.lastSweep >= 10_000) {
+    // Receipts overdue: looked for every 10 s, or more often when the validity itself is short.
+    if (now - this.lastSweep >= Math.min(10_000, this.validityMs / 4)) {
       this.lastSweep = now;
       await expireOverdueParts(now);
     }
@@ -180,6 +183,7 @@ export class DeliveryWorker {
       where: { leaseOwner: this.id },
       select: { number: true, accountId: true, ratePerSecond: true, nextSendAt: true },
     });
+    for (const number of this.lastLeft.keys()) if (!mine.some((n) => n.number === number)) this.lastLeft.delete(number);
     this.held = new Map(
       mine.map((n) => [
         n.number,
@@ -346,11 +350,19 @@ export class DeliveryWorker {
     if (reserved.length === 0) return;
     const results = await Promise.all(
       reserved.map(async (allocation) => {
-        const wait = allocation.at - this.clock();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        // The slot, or a full interval after the number's last part really left if that one was late.
+        const from = allocation.part.from;
+        const interval = 1000 / (this.held.get(from)?.pace.ratePerSecond ?? 1);
+        const earliest = Math.max(allocation.at, (this.lastLeft.get(from) ?? -Infinity) + interval);
+        for (let wait = earliest - this.clock(); wait > 0; wait = earliest - this.clock()) {
+          await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+        }
         let result: SubmitResult;
         // The part "leaves" when it is handed to the carrier: that time is what pacing promises and records.
         const leftAt = this.clock();
+        this.lastLeft.set(from, leftAt);
+        const held = this.held.get(from);
+        if (held && (held.pace.nextSendAt ?? 0) < leftAt + interval) held.pace = afterSend(leftAt, held.pace);
         try {
           result = await this.carrier.submit(allocation.part);
         } catch (error) {
@@ -478,6 +490,19 @@ export class DeliveryWorker {
           );
           await tx.message.update({ where: { id: message.messageId }, data: { status: outcome, nextAttemptAt: null } });
         }
+      }
+      // A part that left later than its slot pushes its number's next slot on, for whoever holds it next.
+      for (const { allocation, at } of results) {
+        const held = this.held.get(allocation.part.from);
+        if (!held || held.pace.nextSendAt === null) continue;
+        await tx.phoneNumber.updateMany({
+          where: {
+            number: allocation.part.from,
+            leaseOwner: this.id,
+            nextSendAt: { lt: new Date(held.pace.nextSendAt) },
+          },
+          data: { nextSendAt: new Date(Math.max(held.pace.nextSendAt, at + 1000 / held.pace.ratePerSecond)) },
+        });
       }
       if (parts.length > 0) await tx.messagePart.createMany({ data: parts });
       if (sdrs.length > 0) await tx.sdr.createMany({ data: sdrs });
