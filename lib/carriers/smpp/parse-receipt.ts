@@ -6,7 +6,8 @@
  * - The receipted_message_id and message_state TLVs, when present, win over the text: they are the SMSC's own
  *   message id (the text's id is sometimes shortened or converted to decimal) and a defined state.
  * - stat DELIVRD → delivered, UNDELIV → undelivered, EXPIRED → expired, REJECTD → rejected, anything else
- *   (DELETED, UNKNOWN, ACCEPTD, ENROUTE…) → failed; message_state maps the same way.
+ *   final (DELETED, UNKNOWN…) → failed; message_state maps the same way. ENROUTE and ACCEPTD are progress reports,
+ *   not outcomes: the carrier ignores them (isIntermediateReceipt).
  * - carrierCode is the text's err value; without one, the network_error_code TLV's error code (three digits).
  * - Keys are matched case-insensitively; `text:` runs to the end, so a message text holding "stat:" changes nothing.
  * - The receipt text is read as ASCII/Latin-1 even under data_coding 0: SMSCs write it in ASCII whatever they
@@ -57,6 +58,18 @@ const STATUS_BY_MESSAGE_STATE: Readonly<Record<number, ReceiptStatus>> = {
   5: "undelivered",
   8: "rejected",
 };
+
+// Intermediate states (SMPP 3.4 §5.2.28: ENROUTE 1, ACCEPTED 6): the message is on its way, not an outcome.
+const INTERMEDIATE_STATS = new Set(["ENROUTE", "ACCEPTD"]);
+const INTERMEDIATE_MESSAGE_STATES = new Set([1, 6]);
+
+/** True for a receipt that reports progress (en route, accepted) rather than a final outcome. */
+export function isIntermediateReceipt(deliver: DeliverSm, text: string): boolean {
+  const stateTlv = deliver.tlvs.get(TLV.MESSAGE_STATE);
+  if (stateTlv?.length === 1) return INTERMEDIATE_MESSAGE_STATES.has(stateTlv[0]!);
+  const stat = parseReceiptText(text).get("stat");
+  return stat !== undefined && INTERMEDIATE_STATS.has(stat.toUpperCase());
+}
 
 export function receiptStatusOfStat(stat: string): ReceiptStatus {
   return STATUS_BY_STAT[stat.toUpperCase()] ?? "failed";

@@ -29,7 +29,7 @@ import {
   parseDeliverSm,
   userDataOf,
 } from "./parse-deliver-sm";
-import { buildReceipt, receiptText } from "./parse-receipt";
+import { buildReceipt, isIntermediateReceipt, receiptText } from "./parse-receipt";
 import { PartReassembler } from "./reassemble-parts";
 import { SubmitWindow } from "./submit-window";
 import { tapRawPdus } from "./tap-raw-pdus";
@@ -467,7 +467,12 @@ class SmppCarrier implements Carrier {
     const to = deliver.destinationAddr.replace(/^\+/, "");
 
     if (deliver.esmClass & ESM_CLASS_RECEIPT) {
-      const receipt = buildReceipt(deliver, receiptText(body, deliver.dataCoding), new Date());
+      const text = receiptText(body, deliver.dataCoding);
+      if (isIntermediateReceipt(deliver, text)) {
+        this.log.debug({ from, to }, "smpp: intermediate receipt (en route / accepted); the final one will follow");
+        return;
+      }
+      const receipt = buildReceipt(deliver, text, new Date());
       if (!receipt) {
         this.log.warn({ from, to }, "smpp: delivery receipt without a message id; ignored");
         return;
