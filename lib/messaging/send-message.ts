@@ -6,6 +6,7 @@ import { env } from "../env";
 import { uuidv7 } from "../db/ids";
 import { commitSendWrite, type SendWrite } from "../db/group-commit";
 import { countSegments } from "../segments/count-segments";
+import { SameTextCounter } from "../throttle/auto-bulk";
 import { tnDigits, validTn, withPlus } from "./phone-number";
 import { isoWithOffset } from "./time-format";
 import type { SendRequest } from "./send-schema";
@@ -45,6 +46,8 @@ async function ownsNumber(accountId: string, digits: string): Promise<boolean> {
   return row?.accountId === accountId;
 }
 
+const sameText = new SameTextCounter();
+
 /** The request's fields as the response echoes them, with the defaults that were applied. */
 function echo(request: SendRequest, bulk: boolean): Record<string, unknown> {
   return {
@@ -73,14 +76,16 @@ export async function sendMessages(input: {
   const fromOwned = await ownsNumber(request.accountId, from);
 
   const destinations = request.to !== undefined ? [request.to] : request.toArray!;
-  // The decision: bulk defaults to false for one destination and true for two or more.
-  const bulk = request.bulk ?? destinations.length > 1;
   const media = request.media ?? [];
   const body = request.body ?? "";
+  const now = new Date();
+  // The decisions: bulk defaults to false for one destination and true for two or more; and the same text from one
+  // account to more than 20 destinations within 10 minutes is bulk whatever the request said.
+  const autoBulk = fromOwned && sameText.record(request.accountId, `${body}\0${media.join("\0")}`, destinations.length, now.getTime());
+  const bulk = autoBulk || (request.bulk ?? destinations.length > 1);
   const isMms = media.length > 0;
   const segments = countSegments(body);
   const numSegments = isMms ? 1 : segments.numSegments;
-  const now = new Date();
   const dateCreated = isoWithOffset(now);
   const mediaJson = JSON.stringify(media);
 
@@ -144,7 +149,7 @@ export async function sendMessages(input: {
         messageId,
         accountId: request.accountId,
         status: "queued",
-        statusDetails: bulk ? "bulk" : "",
+        statusDetails: autoBulk ? "bulk: the same text went to more than 20 destinations within 10 minutes" : bulk ? "bulk" : "",
         createdAt: now,
       });
     }

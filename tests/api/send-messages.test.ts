@@ -175,4 +175,19 @@ describe("POST /v3/messages", () => {
     expect(sdrs.json.data.results.map((r: { status: string }) => r.status)).toEqual(["accepted", "queued"]);
     expect(sdrs.json.data.results[0]).toMatchObject({ delta: "00.000", referenceId: "ref7", statusDetails: "" });
   });
+
+  it("marks a text bulk on its own once it went to more than 20 destinations within 10 minutes", async () => {
+    const send = (toArray: string[], bulk?: boolean) =>
+      call(server, "POST", "/v3/messages", {
+        headers: account.headers,
+        body: { accountId: account.accountId, from: account.numbers[0], toArray, body: "Flash sale today only", bulk },
+      });
+    const twenty = Array.from({ length: 20 }, (_, i) => `1212555${String(1000 + i)}`);
+    expect((await send(twenty, false)).json.data.bulk).toBe(false);
+    const more = await send(["14155550123"], false);
+    expect(more.json.data.bulk).toBe(true);
+    const id = more.json.data.messageInfo[0].messageId;
+    const sdrs = await call(server, "GET", `/v3/sdrs/${account.accountId}/${id}`, { headers: account.headers });
+    expect(sdrs.json.data.results[1]).toMatchObject({ status: "queued", statusDetails: expect.stringMatching(/more than 20 destinations/) });
+  });
 });
