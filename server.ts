@@ -8,7 +8,7 @@ import { announceListening, bootstrapEnv, env, publicUrl } from "./lib/env";
 import { logger } from "./lib/log";
 import { prepareDatabase } from "./lib/boot/prepare-database";
 import { disconnectDb } from "./lib/db/client";
-import { ensureDemo } from "./lib/accounts/create-demo";
+import { describeDemo, ensureDemo, type DemoCredentials } from "./lib/accounts/create-demo";
 import { sendWebResponse, toHandlerRequest } from "./lib/http/node-bridge";
 import { requestIdFrom } from "./lib/api/request-id";
 import { startConfiguredWorker } from "./lib/delivery/start-worker";
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
   // The delivery worker runs in this process unless it runs on its own (`npm run worker`).
   const worker = config.PARLEY_WORKER ? await startConfiguredWorker() : null;
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);
-  if (demo) printDemo(demo, port);
+  if (demo) printDemo(demo);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -134,25 +134,9 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
-function printDemo(demo: NonNullable<Awaited<ReturnType<typeof ensureDemo>>>, port: number): void {
-  const base = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
-  const lines = [
-    "",
-    "  Parley is ready. A demo account was created (shown once; keep it):",
-    "",
-    `    Portal      ${base}/`,
-    `    Login       ${demo.email}`,
-    `    Password    ${demo.password}`,
-    `    Account id  ${demo.accountId}`,
-    `    API key     ${demo.apiKey}`,
-    `    Numbers     ${demo.numbers.join(", ")}`,
-    `    API docs    ${base}/docs`,
-    "",
-    "  Try it:",
-    `    curl -s ${base}/v3/messages -H 'apikey: ${demo.apiKey}' -H 'content-type: application/json' \\`,
-    `      -d '{"accountId":"${demo.accountId}","from":"${demo.numbers[0]!.slice(1)}","to":"14155550123","body":"Hello from Parley"}'`,
-    "",
-  ];
+function printDemo(demo: DemoCredentials): void {
+  const lines = ["", "  Parley is ready. A demo account was created (shown once; keep it):", ""];
+  lines.push(...describeDemo(demo, publicUrl()).map((l) => (l ? `    ${l}` : l)), "");
   process.stderr.write(lines.join("\n") + "\n");
 }
 

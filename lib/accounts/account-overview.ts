@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { listApiKeys, listNumbers } from "./manage-accounts";
 import { listingSelect, toListingResult } from "../messaging/message-serializers";
 
 /** What the portal's home shows: the account, its numbers and keys (never secrets), recent messages. */
@@ -6,21 +7,8 @@ export async function accountOverview(accountId: string) {
   const client = db();
   const [account, numbers, keys, recent, total] = await Promise.all([
     client.account.findUnique({ where: { id: accountId } }),
-    client.phoneNumber.findMany({ where: { accountId }, orderBy: { number: "asc" } }),
-    client.apiKey.findMany({
-      where: { accountId },
-      orderBy: { createdAt: "asc" },
-      select: {
-        id: true,
-        name: true,
-        prefix: true,
-        last4: true,
-        createdAt: true,
-        revokedAt: true,
-        expiresAt: true,
-        lastUsedAt: true,
-      },
-    }),
+    listNumbers(accountId),
+    listApiKeys(accountId),
     client.message.findMany({
       where: { accountId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],

@@ -46,3 +46,21 @@ export async function ensureDemo(): Promise<DemoCredentials | null> {
   if ((await db().account.count()) > 0) return null;
   return createDemo();
 }
+
+/** How the demo's credentials are shown to a person (the server at first start, the CLI's `demo`). */
+export function describeDemo(demo: DemoCredentials, baseUrl: string): string[] {
+  const from = demo.numbers[0]?.replace(/^\+/, "") ?? "<from>";
+  return [
+    `Portal      ${baseUrl}/`,
+    `Login       ${demo.email}`,
+    `Password    ${demo.password}`,
+    `Account id  ${demo.accountId}`,
+    `API key     ${demo.apiKey}`,
+    `Numbers     ${demo.numbers.join(", ")}`,
+    `API docs    ${baseUrl}/docs`,
+    "",
+    "Try it (with the server running):",
+    `  curl -s ${baseUrl}/v3/messages -H 'apikey: ${demo.apiKey}' -H 'content-type: application/json' \\`,
+    `    -d '{"accountId":"${demo.accountId}","from":"${from}","to":"14155550123","body":"Hello from Parley"}'`,
+  ];
+}

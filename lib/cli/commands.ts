@@ -12,7 +12,7 @@ import {
   removeNumber,
   revokeApiKey,
 } from "../accounts/manage-accounts";
-import { createDemo } from "../accounts/create-demo";
+import { createDemo, describeDemo } from "../accounts/create-demo";
 import { receiveMessage } from "../messaging/receive-message";
 import { validTn } from "../messaging/phone-number";
 import { e164, formatDate, formatTable, keyHint } from "./format-output";
@@ -365,7 +365,6 @@ export const commands: Command[] = [
       return async () => {
         const demo = await createDemo({ name, email });
         const base = publicUrl();
-        const from = demo.numbers[0]?.replace(/^\+/, "") ?? "<from>";
         return {
           json: {
             portalUrl: `${base}/`,
@@ -379,16 +378,7 @@ export const commands: Command[] = [
           text: [
             `A demo account "${demo.accountName}" was created.`,
             "",
-            `  Portal      ${base}/`,
-            `  Login       ${demo.email}`,
-            `  Password    ${demo.password}`,
-            `  Account id  ${demo.accountId}`,
-            `  API key     ${demo.apiKey}`,
-            `  Numbers     ${demo.numbers.join(", ")}`,
-            "",
-            "Try it (with the server running):",
-            `  curl -s ${base}/v3/messages -H 'apikey: ${demo.apiKey}' -H 'content-type: application/json' \\`,
-            `    -d '{"accountId":"${demo.accountId}","from":"${from}","to":"14155550123","body":"Hello from Parley"}'`,
+            ...describeDemo(demo, base).map((l) => (l ? `  ${l}` : l)),
           ].join("\n"),
           warning: `The password and the API key are shown this once and cannot be shown again: store them now.`,
         };
