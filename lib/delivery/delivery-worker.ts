@@ -312,7 +312,7 @@ export class DeliveryWorker {
   private async sendRound(now: number): Promise<void> {
     const horizon = now + this.pollMs;
     const ready = [...this.held.values()]
-      .filter((n) => numberSlot(now, n.pace) < horizon)
+      .filter((n) => numberSlot(now, n.pace) <= horizon)
       .sort((a, b) => (a.pace.nextSendAt ?? 0) - (b.pace.nextSendAt ?? 0));
     if (ready.length === 0) return;
     const queues = await this.loadQueues(ready.map((n) => n.number));
@@ -332,12 +332,12 @@ export class DeliveryWorker {
       const queue = queues.get(held.number);
       if (!account || !queue || queue.length === 0) continue;
       const candidate = nextInQueue(now, queue, (m) => {
-        if (accountSlot(now, account.pace, true) >= horizon) return false;
+        if (accountSlot(now, account.pace, true) > horizon) return false;
         return insideBulkWindow(now, zones.get(m.to) ?? account.timeZone, account.window);
       });
       if (!candidate) continue;
       const at = Math.max(numberSlot(now, held.pace), accountSlot(now, account.pace, candidate.bulk));
-      if (at >= horizon) continue;
+      if (at > horizon) continue;
       const bulkLane = candidate.bulk;
       held.pace = afterSend(at, held.pace);
       account.pace = afterAccountSend(at, account.pace, bulkLane);

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { reloadEnv } from "../../lib/env";
+import { prepareDatabase } from "../../lib/boot/prepare-database";
+import { db, disconnectDb } from "../../lib/db/client";
+import { addNumber, createAccount } from "../../lib/accounts/manage-accounts";
+import { sendMessages } from "../../lib/messaging/send-message";
+import { DeliveryWorker } from "../../lib/delivery/delivery-worker";
+import { createSimulatorCarrier } from "../../lib/carriers/simulator/simulator-carrier";
+import type { Carrier, OutboundPart } from "../../lib/carriers/carrier";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
+import { randomNumber } from "../helpers/factories";
+
+// The worker's pacing on a real database with an injected clock: what leaves when, over minutes of simulated time,
+// without waiting for them. The carrier is the built-in simulator, with each submit's (simulated) time recorded.
+let database: TestDatabase;
+let now: number;
+let sent: { part: OutboundPart; at: number }[];
+let worker: DeliveryWorker;
+
+const NY_10AM = Date.UTC(2026, 10, 23, 15, 0, 0); // 10:00 in New York, 07:00 in Los Angeles
+
+function recording(carrier: Carrier): Carrier {
+  return {
+    ...carrier,
+    name: carrier.name,
+    submit: async (part) => (sent.push({ part, at: now }), carrier.submit(part)),
+  };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  reloadEnv();
+  await prepareDatabase();
+});
+
+afterAll(async () => {
+  await disconnectDb();
+  await database?.drop();
+});
+
+beforeEach(async () => {
+  now = NY_10AM;
+  sent = [];
+  worker = new DeliveryWorker({
+    carrier: recording(createSimulatorCarrier({ receiptDelayMs: 3_600_000 })),
+    clock: () => now,
+    pollMs: 0,
+    workerId: `test-${Math.random()}`,
+  });
+  // Each test starts from an empty queue: nothing of an earlier test is left to send.
+  await db().message.updateMany({ where: { status: { in: ["queued", "sending"] } }, data: { status: "rejected" } });
+});
+
+async function run(seconds: number, stepMs = 50): Promise<void> {
+  const end = now + seconds * 1000;
+  while (now < end) {
+    await worker.tick();
+    now += stepMs;
+  }
+  await worker.stop();
+}
+
+async function account(numbers: number, rate = 10) {
+  const created = await createAccount({ name: "pacing", rateLimitPerSecond: rate, timeZone: "America/New_York" });
+  const list: string[] = [];
+  for (let i = 0; i < numbers; i++)
+    list.push((await addNumber({ accountId: created.id, number: `+${randomNumber()}` })).number);
+  return { accountId: created.id, numbers: list };
+}
+
+async function send(accountId: string, from: string, to: string[], body: string, bulk?: boolean) {
+  const envelope = await sendMessages({
+    principal: { accountId, apiKeyId: "test" },
+    request: { accountId, from, toArray: to, body, bulk },
+    requestId: "test",
+  });
+  return (envelope.data!.messageInfo as { messageId: string }[]).map((i) => i.messageId);
+}
+
+describe("the delivery worker's pacing (injected clock, real database)", () => {
+  it("sends a number's backlog one segment a second, in order", async () => {
+    const a = await account(1);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(...(await send(a.accountId, a.numbers[0]!, ["14155550123"], `m${i}`, false)));
+    await run(8);
+    expect(sent.map((s) => s.part.messageId)).toEqual(ids);
+    expect(sent.map((s) => s.at - NY_10AM)).toEqual([0, 1000, 2000, 3000, 4000, 5000]);
+  });
+
+  it("caps the account's sum: 30 numbers at 10/s never send more than 10 in any second", async () => {
+    const a = await account(30, 10);
+    for (const from of a.numbers) await send(a.accountId, from, ["14155550123", "12125551234"], `from ${from}`, false);
+    await run(8);
+    expect(sent).toHaveLength(60);
+    for (let start = NY_10AM; start < NY_10AM + 6000; start += 50) {
+      expect(sent.filter((s) => s.at >= start && s.at < start + 1000).length).toBeLessThanOrEqual(10);
+    }
+  });
+
+  it("sends ad hoc before bulk, and bulk at most at half the account limit", async () => {
+    const a = await account(20, 10);
+    const bulkIds: string[] = [];
+    for (const from of a.numbers)
+      bulkIds.push(...(await send(a.accountId, from, ["14155550123", "12125551234"], "bulk", true)));
+    const adhoc = await send(a.accountId, a.numbers[0]!, ["13125550111"], "ad hoc", false);
+    await run(10);
+    expect(sent[0]!.part.messageId).toBe(adhoc[0]);
+    const bulkSent = sent.filter((s) => bulkIds.includes(s.part.messageId));
+    for (let start = NY_10AM; start < NY_10AM + 7000; start += 50) {
+      expect(bulkSent.filter((s) => s.at >= start && s.at < start + 1000).length).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it("holds bulk outside the destination's daytime window, and sends it when the window opens", async () => {
+    const a = await account(1, 10);
+    // 10:00 in New York is 07:00 in Los Angeles: bulk to a California number waits an hour, to New York it goes.
+    const [toLa] = await send(a.accountId, a.numbers[0]!, ["14155550123"], "bulk to LA", true);
+    const [toNy] = await send(a.accountId, a.numbers[0]!, ["12125551234"], "bulk to NY", true);
+    await run(3);
+    expect(sent.map((s) => s.part.messageId)).toEqual([toNy]);
+    now = NY_10AM + 3600_000; // 08:00 in Los Angeles
+    await run(2);
+    expect(sent.map((s) => s.part.messageId)).toEqual([toNy, toLa]);
+  });
+});
