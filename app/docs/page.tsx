@@ -122,7 +122,7 @@ export default function DocsPage() {
                 "status",
                 "The alpha code: `MessageCreateSuccessful`, `QueryCompletedSuccessfully`, or an [error code](#errors).",
               ],
-              ["statusCode", "The numeric code, equal to the HTTP status (200, 400, 401, 403, 404, 409, 413, 500)."],
+              ["statusCode", "The numeric code, equal to the HTTP status (200, 400, 401, 403, 404, 409, 500)."],
               ["statusMessage", "The code's fixed text."],
               [
                 "statusUri",
