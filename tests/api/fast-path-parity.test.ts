@@ -83,4 +83,11 @@ describe("the /v3 fast path and Next's pipeline answer alike", () => {
       expect(a.text).toEqual(b.text);
     }
   });
+
+  it("GET /api/health answers 200 with the database reachable (through Next)", async () => {
+    const res = await call(fast, "GET", "/api/health");
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: "ok", database: { ok: true, provider: fast.database.provider } });
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
 });
