@@ -19,7 +19,8 @@ import {
 } from "../throttle/pacing-policy";
 import { destinationTimeZone } from "./destination-time-zone";
 import { sdr } from "./sdr-writer";
-import { recordReceipt } from "./record-receipt";
+import { insertRows, insertSdrs, type SdrRow } from "../db/insert-rows";
+import { recordReceipts } from "./record-receipt";
 import { expireOverdueParts } from "./expire-messages";
 import { receiveMessage } from "../messaging/receive-message";
 
@@ -134,9 +135,9 @@ export class DeliveryWorker {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
-    await db()
-      .phoneNumber.updateMany({ where: { leaseOwner: this.id }, data: { leaseOwner: null, leaseUntil: null } })
-      .catch(() => undefined);
+    await this.release([...this.held.keys()]).catch((error) =>
+      this.log.warn({ err: error }, "could not release numbers"),
+    );
     this.held.clear();
     await this.carrier.stop();
     this.log.info({ workerId: this.id }, "delivery worker stopped");
@@ -175,24 +176,25 @@ export class DeliveryWorker {
       });
     }
     // Numbers whose queue ran dry go back, so that another worker may take them when work comes.
-    await client.phoneNumber.updateMany({
-      where: { leaseOwner: this.id, number: { notIn: numbers } },
-      data: { leaseOwner: null, leaseUntil: null },
-    });
+    const pendingSet = new Set(numbers);
+    await this.release([...this.held.keys()].filter((n) => !pendingSet.has(n)));
     const mine = await client.phoneNumber.findMany({
       where: { leaseOwner: this.id },
       select: { number: true, accountId: true, ratePerSecond: true, nextSendAt: true },
     });
     for (const number of this.lastLeft.keys()) if (!mine.some((n) => n.number === number)) this.lastLeft.delete(number);
+    // A number held already keeps its pace from memory (the stored one is written only on release).
+    const previous = this.held;
     this.held = new Map(
-      mine.map((n) => [
-        n.number,
-        {
-          number: n.number,
-          accountId: n.accountId,
-          pace: { nextSendAt: n.nextSendAt?.getTime() ?? null, ratePerSecond: n.ratePerSecond },
-        },
-      ]),
+      mine.map((n) => {
+        const stored = n.nextSendAt?.getTime() ?? null;
+        const remembered = previous.get(n.number)?.pace.nextSendAt ?? null;
+        const nextSendAt = stored === null ? remembered : remembered === null ? stored : Math.max(stored, remembered);
+        return [
+          n.number,
+          { number: n.number, accountId: n.accountId, pace: { nextSendAt, ratePerSecond: n.ratePerSecond } },
+        ];
+      }),
     );
   }
 
@@ -375,9 +377,12 @@ export class DeliveryWorker {
   }
 
   /**
-   * Writes the round's claims before anything is submitted: the accounts' and numbers' next slots (compare-and-
-   * set, so workers sharing an account never both take a slot) and a `sending` record per part. What another
-   * worker changed in between is dropped from this round.
+   * Writes the round's claims before anything is submitted: the accounts' next slots (compare-and-set, so workers
+   * sharing an account never both take a slot), a check that this worker still holds each number's lease, and a
+   * `sending` record per part. A few statements per round, whatever its size (per-row statements through Prisma
+   * cost about a millisecond each here). A number's own next slot stays in this worker's memory while it holds
+   * the number, and is written when it gives the number back: a worker that dies stops renewing its leases, so the
+   * next holder starts a whole lease period (30 s) after its last send, which pacing allows.
    */
   private async reserve(
     allocations: Allocation[],
@@ -398,29 +403,31 @@ export class DeliveryWorker {
         });
         if (updated.count === 0) lostAccounts.add(id);
       }
-      const kept: Allocation[] = [];
-      const sdrs: Prisma.SdrCreateManyInput[] = [];
-      for (const allocation of allocations) {
-        const { message, part } = allocation;
-        if (lostAccounts.has(message.accountId)) continue;
-        const held = this.held.get(message.from)!;
-        const number = await tx.phoneNumber.updateMany({
-          where: { number: message.from, leaseOwner: this.id },
-          data: { nextSendAt: new Date(held.pace.nextSendAt!) },
-        });
-        if (number.count === 0) {
-          this.held.delete(message.from);
-          continue;
-        }
-        const claimed = await tx.message.updateMany({
-          where: { id: message.messageId, status: { in: PENDING }, partsSubmitted: message.partsSubmitted },
+      const numbers = [...new Set(allocations.map((a) => a.message.from))];
+      const stillMine = new Set(
+        (
+          await tx.phoneNumber.findMany({
+            where: { number: { in: numbers }, leaseOwner: this.id, leaseUntil: { gt: new Date(now) } },
+            select: { number: true },
+          })
+        ).map((n) => n.number),
+      );
+      for (const number of numbers) if (!stillMine.has(number)) this.held.delete(number);
+      const kept = allocations.filter((a) => !lostAccounts.has(a.message.accountId) && stillMine.has(a.message.from));
+      // Only the lease holder changes a number's messages, so the claim needs no per-message check.
+      const fresh = kept.filter((a) => a.message.partsSubmitted === 0).map((a) => a.message.messageId);
+      if (fresh.length > 0) {
+        await tx.message.updateMany({
+          where: { id: { in: fresh }, status: { in: PENDING } },
           data: { status: "sending" },
         });
-        if (claimed.count === 0) continue;
-        sdrs.push(sdr(message.messageId, message.accountId, "sending", now, { segmentNumber: part.segmentNumber }));
-        kept.push(allocation);
       }
-      if (sdrs.length > 0) await tx.sdr.createMany({ data: sdrs });
+      await insertSdrs(
+        tx,
+        kept.map(({ message, part }) =>
+          sdr(message.messageId, message.accountId, "sending", now, { segmentNumber: part.segmentNumber }),
+        ),
+      );
       return kept;
     });
   }
@@ -429,94 +436,152 @@ export class DeliveryWorker {
     return this.retryDelaysMs[Math.min(attempts - 1, this.retryDelaysMs.length - 1)]!;
   }
 
+  /** The carrier's answers of one round, written in a handful of statements: messages are updated in groups. */
   private async record(results: { allocation: Allocation; result: SubmitResult; at: number }[]): Promise<void> {
-    await db().$transaction(async (tx) => {
-      const sdrs: Prisma.SdrCreateManyInput[] = [];
-      const parts: Prisma.MessagePartCreateManyInput[] = [];
-      for (const { allocation, result, at } of results) {
-        const { message, part } = allocation;
-        const seg = part.segmentNumber;
-        if (result.ok) {
-          parts.push({
-            id: uuidv4(),
-            messageId: message.messageId,
-            segmentNumber: seg,
-            carrierMessageId: result.carrierMessageId,
-            status: "wait_dlr",
-            submittedAt: new Date(at),
-          });
-          sdrs.push(
-            sdr(message.messageId, message.accountId, "message_sent", at, {
-              segmentNumber: seg,
-              statusDetails: result.note ?? "",
-            }),
-          );
-          const last = seg >= part.totalSegments;
-          if (last) sdrs.push(sdr(message.messageId, message.accountId, "wait_dlr", at));
-          await tx.message.update({
-            where: { id: message.messageId },
-            data: {
-              partsSubmitted: seg,
-              attempts: 0,
-              nextAttemptAt: null,
-              ...(last ? { status: "sent", expiresAt: new Date(at + this.validityMs) } : {}),
-            },
-          });
-        } else if (result.temporary && message.attempts + 1 < this.maxAttempts) {
-          const attempts = message.attempts + 1;
-          const retryAt = at + this.retryDelay(attempts);
-          sdrs.push(
-            sdr(message.messageId, message.accountId, "retry", at, {
-              segmentNumber: seg,
-              statusDetails: `${result.code} ${result.detail}; attempt ${attempts + 1} at ${new Date(retryAt).toISOString()}`,
-            }),
-          );
-          await tx.message.update({
-            where: { id: message.messageId },
-            data: {
-              attempts,
-              nextAttemptAt: new Date(retryAt),
-              status: message.partsSubmitted > 0 ? "sending" : "queued",
-            },
-          });
-        } else {
-          const outcome = result.temporary ? "failed" : "rejected";
-          sdrs.push(
-            sdr(message.messageId, message.accountId, outcome, at, {
-              segmentNumber: seg,
-              statusDetails: `${result.code} ${result.detail}${result.temporary ? `; gave up after ${this.maxAttempts} attempts` : ""}`,
-              referenceId: message.referenceId,
-            }),
-          );
-          await tx.message.update({ where: { id: message.messageId }, data: { status: outcome, nextAttemptAt: null } });
-        }
-      }
-      // A part that left later than its slot pushes its number's next slot on, for whoever holds it next.
-      for (const { allocation, at } of results) {
-        const held = this.held.get(allocation.part.from);
-        if (!held || held.pace.nextSendAt === null) continue;
-        await tx.phoneNumber.updateMany({
-          where: {
-            number: allocation.part.from,
-            leaseOwner: this.id,
-            nextSendAt: { lt: new Date(held.pace.nextSendAt) },
-          },
-          data: { nextSendAt: new Date(Math.max(held.pace.nextSendAt, at + 1000 / held.pace.ratePerSecond)) },
+    const sdrs: Prisma.SdrCreateManyInput[] = [];
+    const parts: Prisma.MessagePartCreateManyInput[] = [];
+    // Messages that get the same change are updated together, keyed by the change.
+    const groups = new Map<string, { data: Prisma.MessageUpdateManyMutationInput; ids: string[] }>();
+    const change = (data: Prisma.MessageUpdateManyMutationInput, id: string) => {
+      const key = JSON.stringify(data);
+      const group = groups.get(key) ?? { data, ids: [] };
+      group.ids.push(id);
+      groups.set(key, group);
+    };
+    const roundTime = Math.max(...results.map((r) => r.at));
+    for (const { allocation, result, at } of results) {
+      const { message, part } = allocation;
+      const seg = part.segmentNumber;
+      if (result.ok) {
+        parts.push({
+          id: uuidv4(),
+          messageId: message.messageId,
+          segmentNumber: seg,
+          carrierMessageId: result.carrierMessageId,
+          status: "wait_dlr",
+          submittedAt: new Date(at),
         });
+        sdrs.push(
+          sdr(message.messageId, message.accountId, "message_sent", at, {
+            segmentNumber: seg,
+            statusDetails: result.note ?? "",
+          }),
+        );
+        const last = seg >= part.totalSegments;
+        if (last) sdrs.push(sdr(message.messageId, message.accountId, "wait_dlr", at));
+        change(
+          {
+            partsSubmitted: seg,
+            attempts: 0,
+            nextAttemptAt: null,
+            ...(last ? { status: "sent", expiresAt: new Date(roundTime + this.validityMs) } : {}),
+          },
+          message.messageId,
+        );
+      } else if (result.temporary && message.attempts + 1 < this.maxAttempts) {
+        const attempts = message.attempts + 1;
+        const retryAt = roundTime + this.retryDelay(attempts);
+        sdrs.push(
+          sdr(message.messageId, message.accountId, "retry", at, {
+            segmentNumber: seg,
+            statusDetails: `${result.code} ${result.detail}; attempt ${attempts + 1} at ${new Date(retryAt).toISOString()}`,
+          }),
+        );
+        change(
+          { attempts, nextAttemptAt: new Date(retryAt), status: message.partsSubmitted > 0 ? "sending" : "queued" },
+          message.messageId,
+        );
+      } else {
+        const outcome = result.temporary ? "failed" : "rejected";
+        sdrs.push(
+          sdr(message.messageId, message.accountId, outcome, at, {
+            segmentNumber: seg,
+            statusDetails: `${result.code} ${result.detail}${result.temporary ? `; gave up after ${this.maxAttempts} attempts` : ""}`,
+            referenceId: message.referenceId,
+          }),
+        );
+        change({ status: outcome, nextAttemptAt: null }, message.messageId);
       }
-      if (parts.length > 0) await tx.messagePart.createMany({ data: parts });
-      if (sdrs.length > 0) await tx.sdr.createMany({ data: sdrs });
+    }
+    await db().$transaction(async (tx) => {
+      for (const { data, ids } of groups.values()) await tx.message.updateMany({ where: { id: { in: ids } }, data });
+      await insertRows(
+        tx,
+        "MessagePart",
+        [
+          ["id", "text"],
+          ["messageId", "text"],
+          ["segmentNumber", "int"],
+          ["carrierMessageId", "text"],
+          ["status", "text"],
+          ["submittedAt", "date"],
+        ],
+        parts.map((p) => [p.id, p.messageId, p.segmentNumber, p.carrierMessageId, p.status, p.submittedAt]),
+      );
+      await insertSdrs(tx, sdrs as SdrRow[]);
     });
   }
 
-  private async handleReceipt(receipt: DeliveryReceipt): Promise<void> {
-    // A receipt may overtake the commit of its own submit; wait a little for the part to appear.
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const outcome = await recordReceipt(receipt);
-      if (outcome !== "unknown") return;
-      await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
+  /** Writes the held numbers' next slots (kept in memory while held) and gives them back. */
+  private async release(numbers: string[]): Promise<void> {
+    const client = db();
+    for (const number of numbers) {
+      const held = this.held.get(number);
+      await client.phoneNumber.updateMany({
+        where: { number, leaseOwner: this.id },
+        data: {
+          leaseOwner: null,
+          leaseUntil: null,
+          ...(held?.pace.nextSendAt ? { nextSendAt: new Date(held.pace.nextSendAt) } : {}),
+        },
+      });
     }
-    this.log.warn({ carrierMessageId: receipt.carrierMessageId }, "receipt for an unknown message part");
+  }
+
+  /**
+   * Receipts are recorded in batches: those arriving while one batch is written form the next. The carrier's
+   * acknowledgement (deliver_sm_resp) waits for the commit, so a receipt is never lost. A receipt may overtake the
+   * commit of its own submit: an unknown one is tried again a few times, a little later.
+   */
+  private handleReceipt(receipt: DeliveryReceipt, attempt = 0): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.receipts.push({ receipt, attempt, resolve, reject });
+      if (!this.recordingReceipts) void this.flushReceipts();
+    });
+  }
+
+  private receipts: { receipt: DeliveryReceipt; attempt: number; resolve: () => void; reject: (e: unknown) => void }[] =
+    [];
+  private recordingReceipts = false;
+
+  private async flushReceipts(): Promise<void> {
+    this.recordingReceipts = true;
+    try {
+      while (this.receipts.length > 0) {
+        const batch = this.receipts.splice(0, 2000);
+        try {
+          const outcome = await recordReceipts(batch.map((b) => b.receipt));
+          const unknown = new Set(outcome.unknown);
+          for (const item of batch) {
+            if (!unknown.has(item.receipt)) {
+              item.resolve();
+            } else if (item.attempt >= 9) {
+              this.log.warn({ carrierMessageId: item.receipt.carrierMessageId }, "receipt for an unknown message part");
+              item.resolve();
+            } else {
+              setTimeout(
+                () => this.handleReceipt(item.receipt, item.attempt + 1).then(item.resolve, item.reject),
+                200 * (item.attempt + 1),
+              );
+            }
+          }
+        } catch (error) {
+          for (const item of batch) item.reject(error);
+        }
+      }
+    } finally {
+      this.recordingReceipts = false;
+    }
   }
 
   private async handleInbound(message: InboundMessage): Promise<void> {

@@ -1,66 +1,119 @@
 import { db } from "../db/client";
 import type { DeliveryReceipt, ReceiptStatus } from "../carriers/carrier";
+import { insertSdrs, type SdrRow } from "../db/insert-rows";
 import { sdr } from "./sdr-writer";
 import { finalStatus } from "./final-status";
 
+type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
+
+export interface ReceiptOutcome {
+  recorded: number;
+  duplicates: number;
+  /** Receipts whose part is not (yet) known: a receipt may overtake the commit of its own submit. */
+  unknown: DeliveryReceipt[];
+}
+
 /**
- * A carrier's receipt for one part: the outcome and `dlr_received` records for that segment, and the message's
- * status once every part has its answer. A receipt seen before (carriers repeat them) changes nothing.
+ * Carriers' receipts, many at a time: each part's outcome and `dlr_received` records, and a message's status once
+ * every part has its answer. A receipt seen before (carriers repeat them) changes nothing. The transaction starts
+ * with its writes (the claims), so that on SQLite it waits for the write lock instead of failing when another
+ * process wrote between a read and a write.
  */
-export async function recordReceipt(receipt: DeliveryReceipt): Promise<"recorded" | "duplicate" | "unknown"> {
+export async function recordReceipts(receipts: DeliveryReceipt[]): Promise<ReceiptOutcome> {
+  if (receipts.length === 0) return { recorded: 0, duplicates: 0, unknown: [] };
+  // Parts claimed by this batch are the ones whose receiptAt is this batch's own instant afterwards.
+  const stamp = new Date();
+  const byStatus = new Map<ReceiptStatus, string[]>();
+  for (const r of receipts) byStatus.set(r.status, [...(byStatus.get(r.status) ?? []), r.carrierMessageId]);
   return db().$transaction(async (tx) => {
-    const part = await tx.messagePart.findUnique({
-      where: { carrierMessageId: receipt.carrierMessageId },
+    for (const [status, ids] of byStatus) {
+      await tx.messagePart.updateMany({
+        where: { carrierMessageId: { in: ids }, status: "wait_dlr" },
+        data: { status, receiptAt: stamp },
+      });
+    }
+    const parts = await tx.messagePart.findMany({
+      where: { carrierMessageId: { in: receipts.map((r) => r.carrierMessageId) } },
       select: {
-        id: true,
+        carrierMessageId: true,
         status: true,
+        receiptAt: true,
         segmentNumber: true,
         message: { select: { id: true, accountId: true, referenceId: true, numSegments: true, partsSubmitted: true } },
       },
     });
-    if (!part) return "unknown";
-    if (part.status !== "wait_dlr") return "duplicate";
-    const at = receipt.receivedAt.getTime();
-    const claimed = await tx.messagePart.updateMany({
-      where: { id: part.id, status: "wait_dlr" },
-      data: { status: receipt.status, receiptAt: receipt.receivedAt },
-    });
-    if (claimed.count === 0) return "duplicate";
-    const { message } = part;
-    const details = `${receipt.statusMsg}`.trim();
-    await tx.sdr.createMany({
-      data: [
+    const byId = new Map(parts.map((p) => [p.carrierMessageId, p]));
+    const outcome: ReceiptOutcome = { recorded: 0, duplicates: 0, unknown: [] };
+    const sdrs: SdrRow[] = [];
+    const touched = new Map<string, { numSegments: number; partsSubmitted: number }>();
+    for (const receipt of receipts) {
+      const part = byId.get(receipt.carrierMessageId);
+      if (!part) {
+        outcome.unknown.push(receipt);
+        continue;
+      }
+      if (part.receiptAt?.getTime() !== stamp.getTime() || part.status !== receipt.status) {
+        outcome.duplicates += 1;
+        continue;
+      }
+      byId.delete(receipt.carrierMessageId); // a second copy of the same receipt in this batch is a duplicate
+      const { message } = part;
+      const at = receipt.receivedAt.getTime();
+      sdrs.push(
         sdr(message.id, message.accountId, receipt.status, at, {
           segmentNumber: part.segmentNumber,
-          statusDetails: details,
+          statusDetails: receipt.statusMsg.trim(),
           referenceId: message.referenceId,
-        }),
+        }) as SdrRow,
         sdr(message.id, message.accountId, "dlr_received", at, {
           segmentNumber: part.segmentNumber,
           statusDetails: `err:${receipt.carrierCode}`,
           referenceId: message.referenceId,
-        }),
-      ],
-    });
-    await settleMessage(tx, message.id, message.numSegments, message.partsSubmitted);
-    return "recorded";
+        }) as SdrRow,
+      );
+      touched.set(message.id, { numSegments: message.numSegments, partsSubmitted: message.partsSubmitted });
+      outcome.recorded += 1;
+    }
+    await insertSdrs(tx, sdrs);
+    await settleMessages(tx, touched);
+    return outcome;
   });
 }
 
-type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
+/** One receipt (tests, tools). */
+export async function recordReceipt(receipt: DeliveryReceipt): Promise<"recorded" | "duplicate" | "unknown"> {
+  const outcome = await recordReceipts([receipt]);
+  return outcome.recorded ? "recorded" : outcome.duplicates ? "duplicate" : "unknown";
+}
 
-/** Sets the listing status from the parts once all of them are out and answered. */
-export async function settleMessage(
+/** Sets the listing status of messages whose parts are all out and answered. */
+export async function settleMessages(
   tx: Tx,
-  messageId: string,
-  numSegments: number,
-  partsSubmitted: number,
+  messages: Map<string, { numSegments: number; partsSubmitted: number }>,
 ): Promise<void> {
-  if (partsSubmitted < numSegments) return;
-  const parts = await tx.messagePart.findMany({ where: { messageId }, select: { status: true } });
-  if (parts.length < numSegments || parts.some((p) => p.status === "wait_dlr")) return;
-  await tx.message.update({
-    where: { id: messageId },
-    data: { status: finalStatus(parts.map((p) => p.status as ReceiptStatus)) },
+  const complete = [...messages].filter(([, m]) => m.partsSubmitted >= m.numSegments).map(([id]) => id);
+  if (complete.length === 0) return;
+  const parts = await tx.messagePart.findMany({
+    where: { messageId: { in: complete } },
+    select: { messageId: true, status: true },
   });
+  const statuses = new Map<string, ReceiptStatus[]>();
+  const waiting = new Set<string>();
+  for (const p of parts) {
+    if (p.status === "wait_dlr") waiting.add(p.messageId);
+    else statuses.set(p.messageId, [...(statuses.get(p.messageId) ?? []), p.status as ReceiptStatus]);
+  }
+  const byFinal = new Map<ReceiptStatus, string[]>();
+  for (const id of complete) {
+    const answered = statuses.get(id) ?? [];
+    if (waiting.has(id) || answered.length < messages.get(id)!.numSegments) continue;
+    const status = finalStatus(answered);
+    byFinal.set(status, [...(byFinal.get(status) ?? []), id]);
+  }
+  for (const [status, ids] of byFinal) await tx.message.updateMany({ where: { id: { in: ids } }, data: { status } });
+}
+
+/** The one-message form, for callers settling a single message. */
+export function settleMessage(tx: Tx, messageId: string, numSegments: number, partsSubmitted: number): Promise<void> {
+  return settleMessages(tx, new Map([[messageId, { numSegments, partsSubmitted }]]));
 }

@@ -81,7 +81,8 @@ export async function sendMessages(input: {
   const now = new Date();
   // The decisions: bulk defaults to false for one destination and true for two or more; and the same text from one
   // account to more than 20 destinations within 10 minutes is bulk whatever the request said.
-  const autoBulk = fromOwned && sameText.record(request.accountId, `${body}\0${media.join("\0")}`, destinations.length, now.getTime());
+  const autoBulk =
+    fromOwned && sameText.record(request.accountId, `${body}\0${media.join("\0")}`, destinations.length, now.getTime());
   const bulk = autoBulk || (request.bulk ?? destinations.length > 1);
   const isMms = media.length > 0;
   const segments = countSegments(body);
@@ -149,7 +150,11 @@ export async function sendMessages(input: {
         messageId,
         accountId: request.accountId,
         status: "queued",
-        statusDetails: autoBulk ? "bulk: the same text went to more than 20 destinations within 10 minutes" : bulk ? "bulk" : "",
+        statusDetails: autoBulk
+          ? "bulk: the same text went to more than 20 destinations within 10 minutes"
+          : bulk
+            ? "bulk"
+            : "",
         createdAt: now,
       });
     }
