@@ -48,7 +48,9 @@ export async function recordReceipts(receipts: DeliveryReceipt[]): Promise<Recei
     const touched = new Map<string, { numSegments: number; partsSubmitted: number }>();
     for (const receipt of receipts) {
       const part = byId.get(receipt.carrierMessageId);
-      if (!part) {
+      if (!part || part.status === "wait_dlr") {
+        // Still waiting: on PostgreSQL each statement reads what is committed when it starts, so a part committed
+        // after the claims ran and before this read was not claimed; it is tried again like an unknown one.
         outcome.unknown.push(receipt);
         continue;
       }
