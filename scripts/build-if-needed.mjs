@@ -44,14 +44,25 @@ if (upToDate()) process.exit(0);
 // One build at a time (several test runs or starts may ask together); the others wait and reuse it.
 const lock = join(root, ".next-build.lock");
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const holderAlive = () => {
+  try {
+    process.kill(Number(readFileSync(join(lock, "pid"), "utf8")), 0);
+    return true;
+  } catch (error) {
+    // No pid file yet (its holder is writing it) counts as alive for a moment; a dead pid does not.
+    const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    return error.code === "EPERM" || (error.code === "ENOENT" && age < 5000);
+  }
+};
 for (;;) {
   try {
     mkdirSync(lock);
+    writeFileSync(join(lock, "pid"), String(process.pid));
     break;
   } catch {
-    if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 10 * 60_000)
-      rmSync(lock, { recursive: true, force: true });
-    sleep(500);
+    // A build that was killed leaves its lock behind: take it over once its process is gone.
+    if (!holderAlive()) rmSync(lock, { recursive: true, force: true });
+    else sleep(500);
   }
 }
 try {
