@@ -558,6 +558,9 @@ export class DeliveryWorker {
     this.recordingReceipts = true;
     try {
       while (this.receipts.length > 0) {
+        // One turn of the event loop first, so that receipts arriving together form one batch (on SQLite a whole
+        // transaction can otherwise complete before the next receipt is even read off the socket).
+        await new Promise((resolve) => setImmediate(resolve));
         const batch = this.receipts.splice(0, 2000);
         try {
           const outcome = await recordReceipts(batch.map((b) => b.receipt));
