@@ -82,12 +82,6 @@ export async function recordReceipts(receipts: DeliveryReceipt[]): Promise<Recei
   });
 }
 
-/** One receipt (tests, tools). */
-export async function recordReceipt(receipt: DeliveryReceipt): Promise<"recorded" | "duplicate" | "unknown"> {
-  const outcome = await recordReceipts([receipt]);
-  return outcome.recorded ? "recorded" : outcome.duplicates ? "duplicate" : "unknown";
-}
-
 /** Sets the listing status of messages whose parts are all out and answered. */
 export async function settleMessages(
   tx: Tx,
