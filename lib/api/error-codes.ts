@@ -14,6 +14,8 @@ export const errorCodes = {
   Unauthorized: { statusCode: 401, statusMessage: "Missing or invalid credentials" },
   Forbidden: { statusCode: 403, statusMessage: "Credentials do not grant access to this account" },
   MessageNotFound: { statusCode: 404, statusMessage: "Message not found" },
+  // Admin API only (/api/admin/*): the seed has no code for these.
+  NotFound: { statusCode: 404, statusMessage: "Resource not found" },
   IdempotencyConflict: {
     statusCode: 409,
     statusMessage: "Idempotency-Key was already used with a different request body",
@@ -26,6 +28,7 @@ export type ErrorCode = keyof typeof errorCodes;
 export const successCodes = {
   MessageCreateSuccessful: { statusCode: 200, statusMessage: "Message Create Successful" },
   QueryCompletedSuccessfully: { statusCode: 200, statusMessage: "Query Completed Successfully" },
+  UpdateSuccessful: { statusCode: 200, statusMessage: "Update Successful" },
 } as const;
 
 export type SuccessCode = keyof typeof successCodes;
