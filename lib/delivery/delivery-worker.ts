@@ -37,6 +37,11 @@ export interface WorkerOptions {
   workerId?: string;
   /** Numbers one worker holds at most. */
   maxNumbers?: number;
+  /**
+   * How far a clock reading may be behind the true time: Date.now() counts whole milliseconds, so two readings
+   * 1000 apart may be 999.x ms apart in truth. A number's next part waits this much longer. 0 for an injected clock.
+   */
+  clockResolutionMs?: number;
 }
 
 interface HeldNumber {
@@ -79,6 +84,13 @@ interface Allocation {
 
 const PENDING = ["queued", "sending"];
 
+interface PendingReceipt {
+  receipt: DeliveryReceipt;
+  attempt: number;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
 export class DeliveryWorker {
   readonly id: string;
   private readonly carrier: Carrier;
@@ -89,6 +101,9 @@ export class DeliveryWorker {
   private readonly maxAttempts: number;
   private readonly retryDelaysMs: number[];
   private readonly maxNumbers: number;
+  private readonly clockResolutionMs: number;
+  /** A running average of how long a round takes from its start until its parts may leave (loading, reserving). */
+  private preparationMs = 0;
   private held = new Map<string, HeldNumber>();
   /** When each held number's last part really left: the next one waits a full interval after it. */
   private lastLeft = new Map<string, number>();
@@ -108,6 +123,7 @@ export class DeliveryWorker {
     this.maxAttempts = options.maxAttempts ?? 8;
     this.retryDelaysMs = options.retryDelaysMs ?? [5_000, 30_000, 120_000, 600_000, 1_800_000];
     this.maxNumbers = options.maxNumbers ?? 10_000;
+    this.clockResolutionMs = options.clockResolutionMs ?? (options.clock ? 0 : 1);
     this.id = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   }
 
@@ -312,7 +328,9 @@ export class DeliveryWorker {
   }
 
   private async sendRound(now: number): Promise<void> {
-    const horizon = now + this.pollMs;
+    // A round takes parts whose slots come before its parts can leave: the next poll, or the time a round takes to
+    // prepare when that is longer (tens of milliseconds on a busy database), so that preparing never makes a part late.
+    const horizon = now + Math.max(this.pollMs, Math.min(1000, Math.ceil(2 * this.preparationMs)));
     const ready = [...this.held.values()]
       .filter((n) => numberSlot(now, n.pace) <= horizon)
       .sort((a, b) => (a.pace.nextSendAt ?? 0) - (b.pace.nextSendAt ?? 0));
@@ -349,13 +367,17 @@ export class DeliveryWorker {
     if (allocations.length === 0) return;
 
     const reserved = await this.reserve(allocations, accounts, touchedAccounts, now);
+    this.preparationMs = 0.8 * this.preparationMs + 0.2 * (this.clock() - now);
     if (reserved.length === 0) return;
     const results = await Promise.all(
       reserved.map(async (allocation) => {
         // The slot, or a full interval after the number's last part really left if that one was late.
         const from = allocation.part.from;
         const interval = 1000 / (this.held.get(from)?.pace.ratePerSecond ?? 1);
-        const earliest = Math.max(allocation.at, (this.lastLeft.get(from) ?? -Infinity) + interval);
+        const earliest = Math.max(
+          allocation.at,
+          (this.lastLeft.get(from) ?? -Infinity) + interval + this.clockResolutionMs,
+        );
         for (let wait = earliest - this.clock(); wait > 0; wait = earliest - this.clock()) {
           await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
         }
@@ -370,10 +392,25 @@ export class DeliveryWorker {
         } catch (error) {
           result = { ok: false, temporary: true, code: "CARRIER_ERROR", detail: (error as Error).message };
         }
+        if (result.ok) this.submittedNotRecorded.add(result.carrierMessageId);
         return { allocation, result, at: leftAt };
       }),
     );
-    await this.record(results);
+    try {
+      await this.record(results);
+    } finally {
+      // Receipts that overtook this round's record are taken up again now that their parts are written (or, if
+      // writing failed, go back to the ordinary tries for unknown parts).
+      for (const { result } of results) {
+        if (!result.ok) continue;
+        this.submittedNotRecorded.delete(result.carrierMessageId);
+        const waiting = this.receiptsAwaitingRecord.get(result.carrierMessageId);
+        if (!waiting) continue;
+        this.receiptsAwaitingRecord.delete(result.carrierMessageId);
+        this.receipts.push(...waiting);
+      }
+      if (this.receipts.length > 0 && !this.recordingReceipts) void this.flushReceipts();
+    }
   }
 
   /**
@@ -541,7 +578,8 @@ export class DeliveryWorker {
   /**
    * Receipts are recorded in batches: those arriving while one batch is written form the next. The carrier's
    * acknowledgement (deliver_sm_resp) waits for the commit, so a receipt is never lost. A receipt may overtake the
-   * commit of its own submit: an unknown one is tried again a few times, a little later.
+   * commit of its own submit: one for a part this worker submitted waits for that commit; another unknown one
+   * (a part another worker submitted, when the carrier hands receipts to any session) is tried again a few times.
    */
   private handleReceipt(receipt: DeliveryReceipt, attempt = 0): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -550,9 +588,11 @@ export class DeliveryWorker {
     });
   }
 
-  private receipts: { receipt: DeliveryReceipt; attempt: number; resolve: () => void; reject: (e: unknown) => void }[] =
-    [];
+  private receipts: PendingReceipt[] = [];
   private recordingReceipts = false;
+  /** Carrier ids of parts this worker submitted whose round is not yet recorded, and receipts waiting for them. */
+  private submittedNotRecorded = new Set<string>();
+  private receiptsAwaitingRecord = new Map<string, PendingReceipt[]>();
 
   private async flushReceipts(): Promise<void> {
     this.recordingReceipts = true;
@@ -568,6 +608,10 @@ export class DeliveryWorker {
           for (const item of batch) {
             if (!unknown.has(item.receipt)) {
               item.resolve();
+            } else if (this.submittedNotRecorded.has(item.receipt.carrierMessageId)) {
+              // Its part left in a round still being written: it is taken up when that write is done, not dropped.
+              const id = item.receipt.carrierMessageId;
+              this.receiptsAwaitingRecord.set(id, [...(this.receiptsAwaitingRecord.get(id) ?? []), item]);
             } else if (item.attempt >= 9) {
               this.log.warn({ carrierMessageId: item.receipt.carrierMessageId }, "receipt for an unknown message part");
               item.resolve();

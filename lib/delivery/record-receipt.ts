@@ -1,4 +1,5 @@
-import { db } from "../db/client";
+import { db, dbProvider } from "../db/client";
+import { Prisma } from "../db/generated/sqlite/client";
 import type { DeliveryReceipt, ReceiptStatus } from "../carriers/carrier";
 import { insertSdrs, type SdrRow } from "../db/insert-rows";
 import { sdr } from "./sdr-writer";
@@ -21,41 +22,50 @@ export interface ReceiptOutcome {
  */
 export async function recordReceipts(receipts: DeliveryReceipt[]): Promise<ReceiptOutcome> {
   if (receipts.length === 0) return { recorded: 0, duplicates: 0, unknown: [] };
-  // Parts claimed by this batch are the ones whose receiptAt is this batch's own instant afterwards.
   const stamp = new Date();
   const byStatus = new Map<ReceiptStatus, string[]>();
   for (const r of receipts) byStatus.set(r.status, [...(byStatus.get(r.status) ?? []), r.carrierMessageId]);
   return db().$transaction(async (tx) => {
-    for (const [status, ids] of byStatus) {
-      await tx.messagePart.updateMany({
-        where: { carrierMessageId: { in: ids }, status: "wait_dlr" },
-        data: { status, receiptAt: stamp },
-      });
-    }
-    const parts = await tx.messagePart.findMany({
-      where: { carrierMessageId: { in: receipts.map((r) => r.carrierMessageId) } },
-      select: {
-        carrierMessageId: true,
-        status: true,
-        receiptAt: true,
-        segmentNumber: true,
-        message: { select: { id: true, accountId: true, referenceId: true, numSegments: true, partsSubmitted: true } },
-      },
-    });
+    // The parts this batch answers are the ones its own UPDATE changed: a receipt recorded by another batch at the
+    // same moment (a carrier repeating itself to two sessions) is a duplicate here, whatever the clocks say.
+    const claimed = new Set<string>();
+    for (const [status, ids] of byStatus) for (const id of await claimParts(tx, ids, status, stamp)) claimed.add(id);
+    const parts =
+      claimed.size === 0
+        ? []
+        : await tx.messagePart.findMany({
+            where: { carrierMessageId: { in: [...claimed] } },
+            select: {
+              carrierMessageId: true,
+              segmentNumber: true,
+              message: {
+                select: { id: true, accountId: true, referenceId: true, numSegments: true, partsSubmitted: true },
+              },
+            },
+          });
     const byId = new Map(parts.map((p) => [p.carrierMessageId, p]));
     const outcome: ReceiptOutcome = { recorded: 0, duplicates: 0, unknown: [] };
+    const unclaimed = receipts.filter((r) => !claimed.has(r.carrierMessageId)).map((r) => r.carrierMessageId);
+    // Of the others, those whose part exists and has its answer are repeats; the rest are not (yet) known.
+    const answered = new Set(
+      unclaimed.length === 0
+        ? []
+        : (
+            await tx.messagePart.findMany({
+              where: { carrierMessageId: { in: unclaimed }, status: { not: "wait_dlr" } },
+              select: { carrierMessageId: true },
+            })
+          ).map((p) => p.carrierMessageId),
+    );
     const sdrs: SdrRow[] = [];
     const touched = new Map<string, { numSegments: number; partsSubmitted: number }>();
     for (const receipt of receipts) {
       const part = byId.get(receipt.carrierMessageId);
-      if (!part || part.status === "wait_dlr") {
-        // Still waiting: on PostgreSQL each statement reads what is committed when it starts, so a part committed
-        // after the claims ran and before this read was not claimed; it is tried again like an unknown one.
-        outcome.unknown.push(receipt);
-        continue;
-      }
-      if (part.receiptAt?.getTime() !== stamp.getTime() || part.status !== receipt.status) {
-        outcome.duplicates += 1;
+      if (!part) {
+        // Not known yet: a receipt may overtake the commit of its own submit (or, on PostgreSQL, a part committed
+        // after the claim began); it is tried again like an unknown one.
+        if (claimed.has(receipt.carrierMessageId) || answered.has(receipt.carrierMessageId)) outcome.duplicates += 1;
+        else outcome.unknown.push(receipt);
         continue;
       }
       byId.delete(receipt.carrierMessageId); // a second copy of the same receipt in this batch is a duplicate
@@ -82,6 +92,25 @@ export async function recordReceipts(receipts: DeliveryReceipt[]): Promise<Recei
   });
 }
 
+/** Sets waiting parts' answers; returns the carrier ids of the parts this statement changed. */
+async function claimParts(tx: Tx, carrierIds: string[], status: ReceiptStatus, at: Date): Promise<string[]> {
+  const postgres = dbProvider() === "postgresql";
+  const claimed: string[] = [];
+  for (let offset = 0; offset < carrierIds.length; offset += 10_000) {
+    const chunk = carrierIds.slice(offset, offset + 10_000);
+    const placeholders = chunk.map((_, i) => (postgres ? `$${i + 3}` : "?")).join(", ");
+    const rows = await tx.$queryRawUnsafe<{ carrierMessageId: string }[]>(
+      `UPDATE "MessagePart" SET "status" = ${postgres ? "$1" : "?"}, "receiptAt" = ${postgres ? "$2::timestamp(3)" : "?"}
+       WHERE "status" = 'wait_dlr' AND "carrierMessageId" IN (${placeholders}) RETURNING "carrierMessageId"`,
+      status,
+      postgres ? at.toISOString() : at.toISOString().replace("Z", "+00:00"),
+      ...chunk,
+    );
+    for (const row of rows) claimed.push(row.carrierMessageId);
+  }
+  return claimed;
+}
+
 /** Sets the listing status of messages whose parts are all out and answered. */
 export async function settleMessages(
   tx: Tx,
@@ -89,6 +118,15 @@ export async function settleMessages(
 ): Promise<void> {
   const complete = [...messages].filter(([, m]) => m.partsSubmitted >= m.numSegments).map(([id]) => id);
   if (complete.length === 0) return;
+  if (dbProvider() === "postgresql") {
+    // Two transactions answering two parts of one message would each read the other's part as still waiting (each
+    // statement sees what was committed when it began) and neither would settle it. Locking the messages first, in
+    // one order, makes the second wait for the first and then read its part's answer. (NO KEY UPDATE: the SDRs
+    // inserted before hold key-share locks on their message, which a plain FOR UPDATE would deadlock against.)
+    await tx.$queryRaw(
+      Prisma.sql`SELECT "id" FROM "Message" WHERE "id" IN (${Prisma.join(complete)}) ORDER BY "id" FOR NO KEY UPDATE`,
+    );
+  }
   const parts = await tx.messagePart.findMany({
     where: { messageId: { in: complete } },
     select: { messageId: true, status: true },
