@@ -83,7 +83,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface SubmitStamp {
   messageId: string;
   from: string;
-  /** Date.now() when submit() was called (the worker's own clock), and a sub-millisecond reading of the same. */
+  /** Date.now() when the part was written (the carrier called leave()), and a sub-millisecond reading of the same. */
   at: number;
   hr: number;
   ok?: boolean;
@@ -112,15 +112,15 @@ function probe(inner: Carrier): Probe {
         },
         onInbound: (message) => events.onInbound(message),
       }),
-    async submit(part: OutboundPart): Promise<SubmitResult> {
-      const stamp: SubmitStamp = {
-        messageId: part.messageId,
-        from: part.from,
-        at: Date.now(),
-        hr: performance.timeOrigin + performance.now(),
-      };
-      p.submits.push(stamp);
-      const result = await inner.submit(part);
+    async submit(part: OutboundPart, leave?: () => Promise<void>): Promise<SubmitResult> {
+      const stamp: SubmitStamp = { messageId: part.messageId, from: part.from, at: Date.now(), hr: 0 };
+      // Stamped as the part is written (the carrier calls leave() right before), after any wait for its window.
+      const result = await inner.submit(part, async () => {
+        await leave?.();
+        stamp.at = Date.now();
+        stamp.hr = performance.timeOrigin + performance.now();
+        p.submits.push(stamp);
+      });
       stamp.ok = result.ok;
       if (result.ok) p.accepted.add(part.messageId);
       else p.refused++;

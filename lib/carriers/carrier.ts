@@ -53,6 +53,10 @@ export interface CarrierEvents {
 export interface Carrier {
   readonly name: string;
   start(events: CarrierEvents): Promise<void>;
-  submit(part: OutboundPart): Promise<SubmitResult>;
+  /**
+   * Hands one part to the network. `leave`, when given, is awaited right before the part is written (after any wait
+   * for the carrier's own capacity, such as an SMPP window), so that pacing governs when parts really leave.
+   */
+  submit(part: OutboundPart, leave?: () => Promise<void>): Promise<SubmitResult>;
   stop(): Promise<void>;
 }

@@ -23,15 +23,24 @@ export function dbProvider(): DatabaseProvider {
   return databaseProvider(env().DATABASE_URL);
 }
 
+// Prisma's defaults (2 s to get a connection, 5 s for the whole transaction) would abort a worker's batch of
+// thousands of receipts on a busy machine, and a rolled-back batch must be done again; the limits only guard
+// against a transaction left open by a bug.
+const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 60_000 };
+
 export function db(): Db {
   const url = env().DATABASE_URL;
   if (holder.__parleyDb && holder.__parleyDb.url === url) return holder.__parleyDb.client;
   const provider = databaseProvider(url);
   const client =
     provider === "sqlite"
-      ? new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFilePath(url), timeout: 10_000 }) })
+      ? new SqliteClient({
+          adapter: new PrismaBetterSqlite3({ url: sqliteFilePath(url), timeout: 10_000 }),
+          transactionOptions: TRANSACTION_OPTIONS,
+        })
       : (new PostgresClient({
           adapter: new PrismaPg({ connectionString: url, max: 20 }),
+          transactionOptions: TRANSACTION_OPTIONS,
         }) as unknown as Db);
   holder.__parleyDb = { client, provider, url };
   return client;

@@ -28,6 +28,16 @@ function pgValue(kind: ColumnKind, value: unknown): unknown {
   return value;
 }
 
+/** A value bound as a raw-query parameter, in the form the configured database stores for a column of `kind`. */
+export function boundValue(kind: ColumnKind, value: unknown): unknown {
+  return dbProvider() === "postgresql" ? pgValue(kind, value) : sqliteValue(kind, value);
+}
+
+/** The placeholder of the `position`-th (1-based) parameter of a raw query, cast on PostgreSQL. */
+export function placeholder(position: number, kind: ColumnKind): string {
+  return dbProvider() === "postgresql" ? `$${position}${PG_CAST[kind]}` : "?";
+}
+
 export async function insertRows(
   client: RawClient,
   table: string,

@@ -19,7 +19,7 @@ import {
 } from "../throttle/pacing-policy";
 import { destinationTimeZone } from "./destination-time-zone";
 import { sdr } from "./sdr-writer";
-import { insertRows, insertSdrs, type SdrRow } from "../db/insert-rows";
+import { boundValue, insertRows, insertSdrs, placeholder, type ColumnKind, type SdrRow } from "../db/insert-rows";
 import { recordReceipts } from "./record-receipt";
 import { expireOverdueParts } from "./expire-messages";
 import { receiveMessage } from "../messaging/receive-message";
@@ -374,21 +374,28 @@ export class DeliveryWorker {
         // The slot, or a full interval after the number's last part really left if that one was late.
         const from = allocation.part.from;
         const interval = 1000 / (this.held.get(from)?.pace.ratePerSecond ?? 1);
-        const earliest = Math.max(
-          allocation.at,
-          (this.lastLeft.get(from) ?? -Infinity) + interval + this.clockResolutionMs,
-        );
-        for (let wait = earliest - this.clock(); wait > 0; wait = earliest - this.clock()) {
-          await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
-        }
+        const earliest = () =>
+          Math.max(allocation.at, (this.lastLeft.get(from) ?? -Infinity) + interval + this.clockResolutionMs);
+        const waitForPace = async () => {
+          for (let wait = earliest() - this.clock(); wait > 0; wait = earliest() - this.clock()) {
+            await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+          }
+        };
+        await waitForPace();
+        let leftAt = this.clock();
+        // The part "leaves" when the carrier writes it: that time is what pacing promises and records. The carrier
+        // calls this right before writing, after any wait of its own (a full SMPP window), which may need a wait
+        // more if the number's previous part was itself held up.
+        const leave = async () => {
+          await waitForPace();
+          leftAt = this.clock();
+          this.lastLeft.set(from, leftAt);
+          const held = this.held.get(from);
+          if (held && (held.pace.nextSendAt ?? 0) < leftAt + interval) held.pace = afterSend(leftAt, held.pace);
+        };
         let result: SubmitResult;
-        // The part "leaves" when it is handed to the carrier: that time is what pacing promises and records.
-        const leftAt = this.clock();
-        this.lastLeft.set(from, leftAt);
-        const held = this.held.get(from);
-        if (held && (held.pace.nextSendAt ?? 0) < leftAt + interval) held.pace = afterSend(leftAt, held.pace);
         try {
-          result = await this.carrier.submit(allocation.part);
+          result = await this.carrier.submit(allocation.part, leave);
         } catch (error) {
           result = { ok: false, temporary: true, code: "CARRIER_ERROR", detail: (error as Error).message };
         }
@@ -559,19 +566,26 @@ export class DeliveryWorker {
     });
   }
 
-  /** Writes the held numbers' next slots (kept in memory while held) and gives them back. */
+  /** Writes the held numbers' next slots (kept in memory while held) and gives them back, in one statement a chunk. */
   private async release(numbers: string[]): Promise<void> {
-    const client = db();
-    for (const number of numbers) {
-      const held = this.held.get(number);
-      await client.phoneNumber.updateMany({
-        where: { number, leaseOwner: this.id },
-        data: {
-          leaseOwner: null,
-          leaseUntil: null,
-          ...(held?.pace.nextSendAt ? { nextSendAt: new Date(held.pace.nextSendAt) } : {}),
-        },
-      });
+    for (let offset = 0; offset < numbers.length; offset += 5_000) {
+      const chunk = numbers.slice(offset, offset + 5_000);
+      const values: unknown[] = [];
+      const bind = (kind: ColumnKind, value: unknown) => {
+        values.push(boundValue(kind, value));
+        return placeholder(values.length, kind);
+      };
+      const cases = chunk
+        .filter((n) => this.held.get(n)?.pace.nextSendAt)
+        .map((n) => `WHEN ${bind("text", n)} THEN ${bind("date", new Date(this.held.get(n)!.pace.nextSendAt!))}`);
+      const nextSendAt = cases.length > 0 ? `CASE "number" ${cases.join(" ")} ELSE "nextSendAt" END` : `"nextSendAt"`;
+      const owner = bind("text", this.id);
+      const list = chunk.map((n) => bind("text", n)).join(", ");
+      await db().$executeRawUnsafe(
+        `UPDATE "PhoneNumber" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "nextSendAt" = ${nextSendAt}
+         WHERE "leaseOwner" = ${owner} AND "number" IN (${list})`,
+        ...values,
+      );
     }
   }
 

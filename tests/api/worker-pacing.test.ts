@@ -23,7 +23,11 @@ function recording(carrier: Carrier): Carrier {
   return {
     ...carrier,
     name: carrier.name,
-    submit: async (part) => (sent.push({ part, at: now }), carrier.submit(part)),
+    submit: (part, leave) =>
+      carrier.submit(part, async () => {
+        await leave?.();
+        sent.push({ part, at: now });
+      }),
   };
 }
 

@@ -42,7 +42,8 @@ export function createSimulatorCarrier(options: { receiptDelayMs: number }): Car
     async start(handlers) {
       events = handlers;
     },
-    async submit(part: OutboundPart): Promise<SubmitResult> {
+    async submit(part: OutboundPart, leave?: () => Promise<void>): Promise<SubmitResult> {
+      await leave?.();
       const ending = part.to.slice(-4);
       const partKey = `${part.messageId}:${part.segmentNumber}`;
       if (ending === "0003" && !throttledOnce.has(partKey)) {

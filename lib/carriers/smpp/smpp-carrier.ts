@@ -146,8 +146,8 @@ class SmppCarrier implements Carrier {
     this.connect();
   }
 
-  submit(part: OutboundPart): Promise<SubmitResult> {
-    const work = this.submitPart(part);
+  submit(part: OutboundPart, leave?: () => Promise<void>): Promise<SubmitResult> {
+    const work = this.submitPart(part, leave);
     this.track(work);
     return work;
   }
@@ -318,7 +318,7 @@ class SmppCarrier implements Carrier {
 
   // --- submit -----------------------------------------------------------------------------------------------
 
-  private async submitPart(part: OutboundPart): Promise<SubmitResult> {
+  private async submitPart(part: OutboundPart, leave?: () => Promise<void>): Promise<SubmitResult> {
     if (this.state !== "running") {
       return { ok: false, temporary: true, code: "NOT_BOUND", detail: `the SMPP carrier is ${this.state}` };
     }
@@ -342,6 +342,8 @@ class SmppCarrier implements Carrier {
           detail: `not bound to the SMSC within ${this.submitTimeoutMs} ms: ${reason}`,
         };
       }
+      // A part that waited for a window slot may have to wait a little more, so the number's pace holds on the wire.
+      await leave?.();
       const session = this.session;
       if (!session)
         return { ok: false, temporary: true, code: "NOT_BOUND", detail: "the connection to the SMSC closed" };
