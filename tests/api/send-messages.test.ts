@@ -188,6 +188,9 @@ describe("POST /v3/messages", () => {
     expect(more.json.data.bulk).toBe(true);
     const id = more.json.data.messageInfo[0].messageId;
     const sdrs = await call(server, "GET", `/v3/sdrs/${account.accountId}/${id}`, { headers: account.headers });
-    expect(sdrs.json.data.results[1]).toMatchObject({ status: "queued", statusDetails: expect.stringMatching(/more than 20 destinations/) });
+    expect(sdrs.json.data.results[1]).toMatchObject({
+      status: "queued",
+      statusDetails: expect.stringMatching(/more than 20 destinations/),
+    });
   });
 });

@@ -382,7 +382,14 @@ describe("deliver_sm", () => {
       const text = `id:${id} sub:001 dlvrd:000 submit date:2611211200 done date:2611211201 stat:${stat} err:000 text:`;
       expect(await smsc.deliver({ esm_class: 0x04, short_message: Buffer.from(text) })).toBe(0);
     }
-    expect(await smsc.deliver({ esm_class: 0x04, short_message: Buffer.alloc(0), receipted_message_id: id, message_state: 6 })).toBe(0);
+    expect(
+      await smsc.deliver({
+        esm_class: 0x04,
+        short_message: Buffer.alloc(0),
+        receipted_message_id: id,
+        message_state: 6,
+      }),
+    ).toBe(0);
     const final = `id:${id} sub:001 dlvrd:001 submit date:2611211200 done date:2611211202 stat:DELIVRD err:000 text:`;
     expect(await smsc.deliver({ esm_class: 0x04, short_message: Buffer.from(final) })).toBe(0);
 
