@@ -28,7 +28,7 @@ import { addNumber, createAccount } from "../lib/accounts/manage-accounts";
 import { sendMessages } from "../lib/messaging/send-message";
 import type { SendRequest } from "../lib/messaging/send-schema";
 import { DeliveryWorker } from "../lib/delivery/delivery-worker";
-import type { Carrier, OutboundPart, SubmitResult } from "../lib/carriers/carrier";
+import type { Carrier, Leave, OutboundPart, SubmitResult } from "../lib/carriers/carrier";
 import { createSimulatorCarrier, receiptText } from "../lib/carriers/simulator/simulator-carrier";
 import { createSmppCarrier } from "../lib/carriers/smpp/smpp-carrier";
 import { createTestDatabase } from "../tests/helpers/test-database";
@@ -112,14 +112,17 @@ function probe(inner: Carrier): Probe {
         },
         onInbound: (message) => events.onInbound(message),
       }),
-    async submit(part: OutboundPart, leave?: () => Promise<void>): Promise<SubmitResult> {
+    async submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
       const stamp: SubmitStamp = { messageId: part.messageId, from: part.from, at: Date.now(), hr: 0 };
       // Stamped as the part is written (the carrier calls leave() right before), after any wait for its window.
-      const result = await inner.submit(part, async () => {
-        await leave?.();
+      const written = () => {
         stamp.at = Date.now();
         stamp.hr = performance.timeOrigin + performance.now();
         p.submits.push(stamp);
+      };
+      const result = await inner.submit(part, () => {
+        const waiting = leave?.();
+        return waiting ? waiting.then(written) : written();
       });
       stamp.ok = result.ok;
       if (result.ok) p.accepted.add(part.messageId);

@@ -50,13 +50,17 @@ export interface CarrierEvents {
   onInbound(message: InboundMessage): Promise<void>;
 }
 
+export type Leave = () => void | Promise<void>;
+
 export interface Carrier {
   readonly name: string;
   start(events: CarrierEvents): Promise<void>;
   /**
-   * Hands one part to the network. `leave`, when given, is awaited right before the part is written (after any wait
-   * for the carrier's own capacity, such as an SMPP window), so that pacing governs when parts really leave.
+   * Hands one part to the network. `leave`, when given, is called right before the part is written (after any wait
+   * for the carrier's own capacity, such as an SMPP window), so that pacing governs when parts really leave; when it
+   * returns a promise, the write waits for it. Nothing may come between its return and the write: the worker's
+   * reading of the time in it is the part's departure.
    */
-  submit(part: OutboundPart, leave?: () => Promise<void>): Promise<SubmitResult>;
+  submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult>;
   stop(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import { db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
@@ -38,10 +39,16 @@ export interface WorkerOptions {
   /** Numbers one worker holds at most. */
   maxNumbers?: number;
   /**
-   * How far a clock reading may be behind the true time: Date.now() counts whole milliseconds, so two readings
-   * 1000 apart may be 999.x ms apart in truth. A number's next part waits this much longer. 0 for an injected clock.
+   * Measures the interval between a number's parts: a clock that only moves forward at a steady pace, so that a
+   * step of the wall clock (NTP, a VM resumed) cannot shorten it. Defaults to `clock` when that is injected, else
+   * performance.now().
    */
-  clockResolutionMs?: number;
+  intervalClock?: () => number;
+  /**
+   * A number's next part waits this much more than its interval: what separates the worker's reading of the time
+   * from the write on the wire (microseconds). Default 1 ms; 0 with an injected clock.
+   */
+  spacingGuardMs?: number;
 }
 
 interface HeldNumber {
@@ -101,11 +108,12 @@ export class DeliveryWorker {
   private readonly maxAttempts: number;
   private readonly retryDelaysMs: number[];
   private readonly maxNumbers: number;
-  private readonly clockResolutionMs: number;
+  private readonly intervalClock: () => number;
+  private readonly spacingGuardMs: number;
   /** A running average of how long a round takes from its start until its parts may leave (loading, reserving). */
   private preparationMs = 0;
   private held = new Map<string, HeldNumber>();
-  /** When each held number's last part really left: the next one waits a full interval after it. */
+  /** When each held number's last part really left (intervalClock): the next waits a full interval after it. */
   private lastLeft = new Map<string, number>();
   private lastClaim = 0;
   private lastSweep = 0;
@@ -123,7 +131,8 @@ export class DeliveryWorker {
     this.maxAttempts = options.maxAttempts ?? 8;
     this.retryDelaysMs = options.retryDelaysMs ?? [5_000, 30_000, 120_000, 600_000, 1_800_000];
     this.maxNumbers = options.maxNumbers ?? 10_000;
-    this.clockResolutionMs = options.clockResolutionMs ?? (options.clock ? 0 : 1);
+    this.intervalClock = options.intervalClock ?? options.clock ?? (() => performance.now());
+    this.spacingGuardMs = options.spacingGuardMs ?? (options.clock ? 0 : 1);
     this.id = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   }
 
@@ -374,25 +383,29 @@ export class DeliveryWorker {
         // The slot, or a full interval after the number's last part really left if that one was late.
         const from = allocation.part.from;
         const interval = 1000 / (this.held.get(from)?.pace.ratePerSecond ?? 1);
-        const earliest = () =>
-          Math.max(allocation.at, (this.lastLeft.get(from) ?? -Infinity) + interval + this.clockResolutionMs);
+        // Until the slot (the shared wall clock, as stored for other workers) and a full interval after the
+        // previous part (the steady clock).
+        const wait = () =>
+          Math.max(
+            allocation.at - this.clock(),
+            (this.lastLeft.get(from) ?? -Infinity) + interval + this.spacingGuardMs - this.intervalClock(),
+          );
         const waitForPace = async () => {
-          for (let wait = earliest() - this.clock(); wait > 0; wait = earliest() - this.clock()) {
-            await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
-          }
+          for (let ms = wait(); ms > 0; ms = wait()) await new Promise((resolve) => setTimeout(resolve, Math.ceil(ms)));
         };
         await waitForPace();
         let leftAt = this.clock();
         // The part "leaves" when the carrier writes it: that time is what pacing promises and records. The carrier
         // calls this right before writing, after any wait of its own (a full SMPP window), which may need a wait
         // more if the number's previous part was itself held up.
-        const leave = async () => {
-          await waitForPace();
+        const depart = () => {
           leftAt = this.clock();
-          this.lastLeft.set(from, leftAt);
+          this.lastLeft.set(from, this.intervalClock());
           const held = this.held.get(from);
           if (held && (held.pace.nextSendAt ?? 0) < leftAt + interval) held.pace = afterSend(leftAt, held.pace);
         };
+        // Synchronous when no wait is needed, so that no other part's work comes between this reading and the write.
+        const leave = () => (wait() > 0 ? waitForPace().then(depart) : depart());
         let result: SubmitResult;
         try {
           result = await this.carrier.submit(allocation.part, leave);

@@ -24,9 +24,10 @@ function recording(carrier: Carrier): Carrier {
     ...carrier,
     name: carrier.name,
     submit: (part, leave) =>
-      carrier.submit(part, async () => {
-        await leave?.();
-        sent.push({ part, at: now });
+      carrier.submit(part, () => {
+        const waiting = leave?.();
+        const written = () => void sent.push({ part, at: now });
+        return waiting ? waiting.then(written) : written();
       }),
   };
 }

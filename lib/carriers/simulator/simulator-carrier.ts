@@ -1,5 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { Carrier, CarrierEvents, DeliveryReceipt, OutboundPart, ReceiptStatus, SubmitResult } from "../carrier";
+import type {
+  Carrier,
+  CarrierEvents,
+  DeliveryReceipt,
+  Leave,
+  OutboundPart,
+  ReceiptStatus,
+  SubmitResult,
+} from "../carrier";
 
 // The built-in carrier: accepts every submit and reports a delivery receipt after a delay, with outcomes chosen by
 // the destination's last four digits so that every path of the lifecycle can be tried on purpose:
@@ -42,8 +50,9 @@ export function createSimulatorCarrier(options: { receiptDelayMs: number }): Car
     async start(handlers) {
       events = handlers;
     },
-    async submit(part: OutboundPart, leave?: () => Promise<void>): Promise<SubmitResult> {
-      await leave?.();
+    async submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
+      const waiting = leave?.();
+      if (waiting) await waiting;
       const ending = part.to.slice(-4);
       const partKey = `${part.messageId}:${part.segmentNumber}`;
       if (ending === "0003" && !throttledOnce.has(partKey)) {

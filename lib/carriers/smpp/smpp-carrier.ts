@@ -17,7 +17,7 @@
  *   concatenated messages, unbinds, waits for unbind_resp and closes.
  */
 import smpp from "smpp";
-import type { Carrier, CarrierEvents, InboundMessage, OutboundPart, SubmitResult } from "../carrier";
+import type { Carrier, CarrierEvents, InboundMessage, Leave, OutboundPart, SubmitResult } from "../carrier";
 import { type Logger, logger } from "../../log";
 import { decodeText } from "./decode-text";
 import { type EncodedPart, encodePart } from "./encode-part";
@@ -146,7 +146,7 @@ class SmppCarrier implements Carrier {
     this.connect();
   }
 
-  submit(part: OutboundPart, leave?: () => Promise<void>): Promise<SubmitResult> {
+  submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
     const work = this.submitPart(part, leave);
     this.track(work);
     return work;
@@ -318,7 +318,7 @@ class SmppCarrier implements Carrier {
 
   // --- submit -----------------------------------------------------------------------------------------------
 
-  private async submitPart(part: OutboundPart, leave?: () => Promise<void>): Promise<SubmitResult> {
+  private async submitPart(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
     if (this.state !== "running") {
       return { ok: false, temporary: true, code: "NOT_BOUND", detail: `the SMPP carrier is ${this.state}` };
     }
@@ -343,7 +343,8 @@ class SmppCarrier implements Carrier {
         };
       }
       // A part that waited for a window slot may have to wait a little more, so the number's pace holds on the wire.
-      await leave?.();
+      const waiting = leave?.();
+      if (waiting) await waiting;
       const session = this.session;
       if (!session)
         return { ok: false, temporary: true, code: "NOT_BOUND", detail: "the connection to the SMSC closed" };
