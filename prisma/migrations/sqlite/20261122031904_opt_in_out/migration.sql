@@ -1,0 +1,63 @@
+-- CreateTable
+CREATE TABLE "OptSettings" (
+    "accountId" TEXT NOT NULL PRIMARY KEY,
+    "footer" TEXT,
+    "stopReply" TEXT,
+    "startReply" TEXT,
+    "helpReply" TEXT,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "OptState" (
+    "accountId" TEXT NOT NULL,
+    "number" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT '',
+    "changedAt" DATETIME,
+    "lastFooterAt" DATETIME,
+
+    PRIMARY KEY ("accountId", "number")
+);
+
+-- CreateTable
+CREATE TABLE "OptEvent" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "accountId" TEXT NOT NULL,
+    "number" TEXT NOT NULL,
+    "action" TEXT NOT NULL,
+    "source" TEXT NOT NULL,
+    "keyword" TEXT,
+    "messageId" TEXT,
+    "actor" TEXT NOT NULL DEFAULT '',
+    "note" TEXT NOT NULL DEFAULT '',
+    "createdAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "MessageFlag" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "messageId" TEXT NOT NULL,
+    "accountId" TEXT NOT NULL,
+    "conversationId" TEXT,
+    "kind" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL
+);
+
+-- CreateIndex
+CREATE INDEX "OptState_accountId_status_idx" ON "OptState"("accountId", "status");
+
+-- CreateIndex
+CREATE INDEX "OptEvent_accountId_createdAt_idx" ON "OptEvent"("accountId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "OptEvent_accountId_number_createdAt_idx" ON "OptEvent"("accountId", "number", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "MessageFlag_accountId_createdAt_idx" ON "MessageFlag"("accountId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "MessageFlag_conversationId_idx" ON "MessageFlag"("conversationId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "MessageFlag_messageId_kind_key" ON "MessageFlag"("messageId", "kind");
+
