@@ -3,11 +3,14 @@ import { uuidv4, uuidv7 } from "../db/ids";
 import { logger } from "../log";
 import type { InboundMessage } from "../carriers/carrier";
 import { countSegments } from "../segments/count-segments";
+import { applyOptKeyword, type OptOutcome } from "../opt/apply-opt-keyword";
 
 export interface ReceivedMessage {
   messageId: string;
   accountId: string;
   conversationId: string;
+  /** What opt processing did: a keyword's effect and automatic reply, or a flag for staff. */
+  opt: OptOutcome;
 }
 
 /**
@@ -72,6 +75,15 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
         createdAt: at,
       },
     });
-    return { messageId, accountId: number.accountId, conversationId: conversation.id };
+    const opt = await applyOptKeyword(tx, {
+      accountId: number.accountId,
+      accountNumber: message.to,
+      phone: message.from,
+      text: message.text,
+      messageId,
+      conversationId: conversation.id,
+      receivedAt: at,
+    });
+    return { messageId, accountId: number.accountId, conversationId: conversation.id, opt };
   });
 }

@@ -1,0 +1,116 @@
+import type { Db } from "../db/client";
+import { uuidv4, uuidv7 } from "../db/ids";
+import { countSegments } from "../segments/count-segments";
+import { matchOptKeyword, mentionsOptOut, type OptKeywordKind } from "./match-keyword";
+import { readOptTexts } from "./opt-settings";
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+export interface InboundForOpt {
+  accountId: string;
+  /** The account's number the phone wrote to: the automatic reply leaves from it. */
+  accountNumber: string;
+  phone: string;
+  text: string;
+  messageId: string;
+  conversationId: string;
+  receivedAt: Date;
+}
+
+export interface OptOutcome {
+  /** The keyword's effect, or null for an ordinary message. */
+  kind: OptKeywordKind | null;
+  /** The automatic reply, queued for the worker like any outbound message. */
+  replyMessageId: string | null;
+  /** A text that mentions stopping without being a keyword, flagged for staff. */
+  flagged: boolean;
+}
+
+export const POSSIBLE_OPT_OUT = "possibleOptOut";
+
+/**
+ * Every inbound message goes through here, inside the transaction that stores it, so that a STOP is never lost
+ * between storing the text and honouring it: the opt state, the audit event and the automatic reply commit with
+ * the message or not at all. Whatever the flags of the messages the phone received, the law and the carriers
+ * require a STOP to be honoured.
+ */
+export async function applyOptKeyword(tx: Tx, inbound: InboundForOpt): Promise<OptOutcome> {
+  const match = matchOptKeyword(inbound.text);
+  if (!match) {
+    if (!mentionsOptOut(inbound.text)) return { kind: null, replyMessageId: null, flagged: false };
+    await tx.messageFlag.create({
+      data: {
+        id: uuidv4(),
+        messageId: inbound.messageId,
+        accountId: inbound.accountId,
+        conversationId: inbound.conversationId,
+        kind: POSSIBLE_OPT_OUT,
+        createdAt: inbound.receivedAt,
+      },
+    });
+    return { kind: null, replyMessageId: null, flagged: true };
+  }
+
+  const texts = await readOptTexts(tx, inbound.accountId);
+  if (!texts) return { kind: null, replyMessageId: null, flagged: false };
+  const at = inbound.receivedAt;
+  if (match.kind !== "help") {
+    const status = match.kind;
+    await tx.optState.upsert({
+      where: { accountId_number: { accountId: inbound.accountId, number: inbound.phone } },
+      create: { accountId: inbound.accountId, number: inbound.phone, status, changedAt: at },
+      update: { status, changedAt: at },
+    });
+    await tx.optEvent.create({
+      data: {
+        id: uuidv7(at.getTime()),
+        accountId: inbound.accountId,
+        number: inbound.phone,
+        action: status,
+        source: "keyword",
+        keyword: match.keyword,
+        messageId: inbound.messageId,
+        createdAt: at,
+      },
+    });
+  }
+
+  // The reply goes even to a phone that has just opted out: the confirmation is the one message carriers expect.
+  const reply = match.kind === "out" ? texts.stopReply : match.kind === "in" ? texts.startReply : texts.helpReply;
+  const replyAt = new Date(Math.max(Date.now(), at.getTime() + 1));
+  const replyMessageId = uuidv7(replyAt.getTime());
+  const segments = countSegments(reply);
+  await tx.message.create({
+    data: {
+      id: replyMessageId,
+      accountId: inbound.accountId,
+      direction: "outbound",
+      messageType: "sms",
+      fromNumber: inbound.accountNumber,
+      toNumber: inbound.phone,
+      body: reply,
+      numSegments: segments.numSegments,
+      encoding: segments.encoding,
+      status: "queued",
+      conversational: true,
+      conversationId: inbound.conversationId,
+      userType: "automatic",
+      createdAt: replyAt,
+      updatedAt: replyAt,
+    },
+  });
+  await tx.sdr.createMany({
+    data: [
+      { messageId: replyMessageId, accountId: inbound.accountId, status: "accepted", createdAt: replyAt },
+      {
+        messageId: replyMessageId,
+        accountId: inbound.accountId,
+        status: "queued",
+        statusDetails: `automatic reply to ${match.keyword}`,
+        createdAt: replyAt,
+      },
+    ],
+  });
+  await tx.conversation.update({ where: { id: inbound.conversationId }, data: { lastMessageAt: replyAt } });
+  return { kind: match.kind, replyMessageId, flagged: false };
+}
