@@ -2,7 +2,7 @@ import { db, dbProvider } from "./client";
 import { env } from "../env";
 import { sqliteFilePath } from "./sqlite-path";
 import { SqliteSendWriter } from "./sqlite-send-writer";
-import type { Prisma } from "./generated/sqlite/client";
+import { Prisma } from "./generated/sqlite/client";
 import { logger } from "../log";
 
 // Group commit: concurrent sends are written in one transaction, so the disk sync that makes a commit durable is
@@ -12,6 +12,14 @@ export interface SendWrite {
   messages: Prisma.MessageCreateManyInput[];
   sdrs: Prisma.SdrCreateManyInput[];
   idempotency?: Prisma.IdempotencyRecordCreateManyInput;
+  /** Destinations whose message carries the opt-out footer: when it went, in the same commit as the message. */
+  optStates?: OptFooterWrite[];
+}
+
+export interface OptFooterWrite {
+  accountId: string;
+  number: string;
+  lastFooterAt: Date;
 }
 
 interface Pending {
@@ -27,7 +35,7 @@ let queue: Pending[] = [];
 let flushing = false;
 
 function rowsOf(write: SendWrite): number {
-  return write.messages.length + write.sdrs.length + (write.idempotency ? 1 : 0);
+  return write.messages.length + write.sdrs.length + (write.idempotency ? 1 : 0) + (write.optStates?.length ?? 0);
 }
 
 // One writer per process, on globalThis like the Prisma client, and for the database the environment names.
@@ -56,6 +64,18 @@ async function writeBatch(writes: SendWrite[]): Promise<void> {
     client.sdr.createMany({ data: sdrs }),
   ];
   if (keys.length > 0) operations.push(client.idempotencyRecord.createMany({ data: keys }));
+  // PostgreSQL refuses to update one row twice in a statement: two sends of a batch may foot the same destination.
+  const footers = [
+    ...new Map(writes.flatMap((w) => w.optStates ?? []).map((f) => [`${f.accountId} ${f.number}`, f])).values(),
+  ];
+  if (footers.length > 0) {
+    // One statement whatever the count; a row only for the footer keeps status "" (no opt record).
+    const rows = footers.map((f) => Prisma.sql`(${f.accountId}, ${f.number}, '', ${f.lastFooterAt})`);
+    operations.push(
+      client.$executeRaw`INSERT INTO "OptState" ("accountId", "number", "status", "lastFooterAt") VALUES ${Prisma.join(rows)}
+        ON CONFLICT ("accountId", "number") DO UPDATE SET "lastFooterAt" = EXCLUDED."lastFooterAt"`,
+    );
+  }
   await client.$transaction(operations);
 }
 

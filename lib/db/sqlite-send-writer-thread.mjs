@@ -23,6 +23,9 @@ const insertSdr = sqlite.prepare(`INSERT INTO "Sdr" ("messageId", "accountId", "
   "segmentNumber", "referenceId", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`);
 const insertKey = sqlite.prepare(`INSERT INTO "IdempotencyRecord" ("id", "accountId", "key", "requestHash",
   "statusCode", "responseBody", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`);
+// With optLogic: when the footer last went to a destination. A row made here has no opt record (status "").
+const upsertFooter = sqlite.prepare(`INSERT INTO "OptState" ("accountId", "number", "status", "lastFooterAt")
+  VALUES (?, ?, '', ?) ON CONFLICT ("accountId", "number") DO UPDATE SET "lastFooterAt" = excluded."lastFooterAt"`);
 
 const writeAll = sqlite.transaction((writes) => {
   for (const write of writes) {
@@ -63,6 +66,7 @@ const writeAll = sqlite.transaction((writes) => {
         date(s.createdAt),
       );
     }
+    for (const f of write.optStates ?? []) upsertFooter.run(f.accountId, f.number, date(f.lastFooterAt));
     const k = write.idempotency;
     if (k)
       insertKey.run(

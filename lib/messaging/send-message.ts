@@ -11,8 +11,11 @@ import { tnDigits, validTn, withPlus } from "./phone-number";
 import { isoWithOffset } from "./time-format";
 import type { SendRequest } from "./send-schema";
 import type { IdempotencyClaim } from "./idempotency";
+import { footerDue, withFooter } from "../opt/append-footer";
+import { readOptStates, optStatusOf } from "../opt/read-opt-states";
+import { readOptTexts } from "../opt/opt-settings";
 
-export type RejectReason = "FromNotOwned" | "InvalidDestination" | "DuplicateDestination";
+export type RejectReason = "FromNotOwned" | "InvalidDestination" | "DuplicateDestination" | "OptedOut";
 
 export interface MessageInfo {
   messageId: string;
@@ -86,22 +89,48 @@ export async function sendMessages(input: {
   const bulk = autoBulk || (request.bulk ?? destinations.length > 1);
   const isMms = media.length > 0;
   const segments = countSegments(body);
-  const numSegments = isMms ? 1 : segments.numSegments;
   const dateCreated = isoWithOffset(now);
   const mediaJson = JSON.stringify(media);
+  const optLogic = request.optLogic ?? false;
 
-  const write: SendWrite = { messages: [], sdrs: [] };
+  // Opt processing: a destination that opted out of this account is refused whatever optLogic says (the decision);
+  // with optLogic, the footer goes with the first message to a destination and again after 30 days.
+  const parsed = destinations.map((destination) => validTn(destination));
+  const optStates = fromOwned
+    ? await readOptStates(request.accountId, [...new Set(parsed.filter((d): d is string => d !== null))])
+    : new Map<string, never>();
+  let footer: string | null = null;
+  if (optLogic && fromOwned) {
+    const due = parsed.some(
+      (d) => d !== null && optStates.get(d)?.status !== "out" && footerDue(optStates.get(d)?.lastFooterAt, now),
+    );
+    if (due) footer = (await readOptTexts(db(), request.accountId))?.footer ?? null;
+  }
+  const footed = footer === null ? null : withFooter(body, footer);
+  const footedSegments = footed === null ? segments : countSegments(footed);
+
+  const footersSent: NonNullable<SendWrite["optStates"]> = [];
+  const write: SendWrite = { messages: [], sdrs: [], optStates: footersSent };
   const messageInfo: MessageInfo[] = [];
   const seen = new Set<string>();
 
-  for (const destination of destinations) {
+  for (const [index, destination] of destinations.entries()) {
     const messageId = uuidv7(now.getTime());
-    const digits = validTn(destination);
+    const digits = parsed[index] ?? null;
+    const opt = digits === null ? undefined : optStates.get(digits);
     let reason: RejectReason | null = null;
     if (!fromOwned) reason = "FromNotOwned";
     else if (digits === null) reason = "InvalidDestination";
     else if (seen.has(digits)) reason = "DuplicateDestination";
+    else if (opt?.status === "out") reason = "OptedOut";
     if (digits !== null) seen.add(digits);
+    const optStatus = optStatusOf(optLogic, opt);
+    // The text as sent: the response, the listing, the SDRs and the carrier all see the footer and its segments.
+    const footerNow = footed !== null && reason === null && footerDue(opt?.lastFooterAt, now);
+    const sentBody = footerNow ? footed : body;
+    const sentSegments = footerNow ? footedSegments : segments;
+    const sentNumSegments = isMms ? 1 : sentSegments.numSegments;
+    if (footerNow) footersSent.push({ accountId: request.accountId, number: digits!, lastFooterAt: now });
 
     const stored = digits ?? tnDigits(destination) ?? destination.slice(0, 64);
     write.messages.push({
@@ -111,16 +140,16 @@ export async function sendMessages(input: {
       messageType: isMms ? "mms" : "sms",
       fromNumber: from,
       toNumber: stored,
-      body,
+      body: sentBody,
       media: mediaJson,
-      numSegments,
-      encoding: segments.encoding,
+      numSegments: sentNumSegments,
+      encoding: sentSegments.encoding,
       status: reason ? "rejected" : "queued",
       rejectReason: reason,
       conversational: request.conversational ?? false,
       bulk,
-      optLogic: request.optLogic ?? false,
-      optStatus: "",
+      optLogic,
+      optStatus,
       referenceId: request.referenceId ?? null,
       userId: request.userId ?? null,
       userType: request.userType ?? null,
@@ -162,9 +191,9 @@ export async function sendMessages(input: {
       messageId,
       dateCreated,
       to: digits !== null ? withPlus(digits) : destination,
-      body,
-      numSegments,
-      optStatus: "",
+      body: sentBody,
+      numSegments: sentNumSegments,
+      optStatus,
       status: reason ? "rejected" : "accepted",
       reason: reason ?? "",
     });
