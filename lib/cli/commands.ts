@@ -17,6 +17,7 @@ import { receiveMessage } from "../messaging/receive-message";
 import { validTn } from "../messaging/phone-number";
 import { e164, formatDate, formatTable, keyHint } from "./format-output";
 import { optionalString, requiredString, UsageError, type OptionSpec, type ParsedArguments } from "./read-arguments";
+import { optCommands } from "./opt-commands";
 
 export interface CommandResult {
   /** Printed alone on stdout with --json. */
@@ -385,6 +386,7 @@ export const commands: Command[] = [
       };
     },
   },
+  ...optCommands,
 ];
 
 function accountJson(account: {

@@ -1,0 +1,18 @@
+import { withAdmin, adminResult } from "@/lib/api/with-admin";
+import { readJson } from "@/lib/api/read-json";
+import { actorLabel, listOptStates, parseOptChange, setOptStatus } from "@/lib/opt/manage-opt";
+
+export const dynamic = "force-dynamic";
+
+// GET /api/admin/accounts/{accountId}/opt/numbers: numbers with an opt record (status=in|out to filter).
+export const GET = withAdmin(async ({ req, accountId }) =>
+  adminResult({ numbers: await listOptStates({ accountId, status: new URL(req.url).searchParams.get("status") }) }),
+);
+
+// POST /api/admin/accounts/{accountId}/opt/numbers: an admin opts a number out or in ({number, action, note}),
+// recorded in the audit trail with who did it.
+export const POST = withAdmin(async ({ req, accountId, actor }) => {
+  const change = parseOptChange(await readJson(req));
+  const event = await setOptStatus({ accountId, ...change, actor: actorLabel(actor) });
+  return adminResult({ event }, true);
+});
