@@ -73,6 +73,7 @@ export async function applyOptKeyword(tx: Tx, inbound: InboundForOpt): Promise<O
         createdAt: at,
       },
     });
+    if (status === "out") await cancelQueued(tx, inbound.accountId, inbound.phone, at);
   }
 
   // The reply goes even to a phone that has just opted out: the confirmation is the one message carriers expect.
@@ -113,4 +114,31 @@ export async function applyOptKeyword(tx: Tx, inbound: InboundForOpt): Promise<O
   });
   await tx.conversation.update({ where: { id: inbound.conversationId }, data: { lastMessageAt: replyAt } });
   return { kind: match.kind, replyMessageId, flagged: false };
+}
+
+/**
+ * Messages of the account still waiting in the queue for the phone (a bulk message waiting for its window, say) are
+ * refused as a send would be now: a STOP covers what has not left yet. A message whose first part has been handed
+ * to the carrier is finished.
+ */
+async function cancelQueued(tx: Tx, accountId: string, phone: string, at: Date): Promise<void> {
+  const queued = await tx.message.findMany({
+    where: { accountId, toNumber: phone, direction: "outbound", status: "queued", partsSubmitted: 0 },
+    select: { id: true, referenceId: true },
+  });
+  if (queued.length === 0) return;
+  await tx.message.updateMany({
+    where: { id: { in: queued.map((m) => m.id) }, status: "queued", partsSubmitted: 0 },
+    data: { status: "rejected", rejectReason: "OptedOut", updatedAt: at },
+  });
+  await tx.sdr.createMany({
+    data: queued.map((m) => ({
+      messageId: m.id,
+      accountId,
+      status: "rejected",
+      statusDetails: "OptedOut",
+      referenceId: m.referenceId,
+      createdAt: new Date(Math.max(Date.now(), at.getTime())),
+    })),
+  });
 }

@@ -129,6 +129,28 @@ describe("keywords from a phone", () => {
     ]);
   });
 
+  it("STOP also refuses what is still waiting in the queue for that phone", async () => {
+    // One segment every 20 s leaves this account: the second message waits in the queue long enough.
+    const slow = await createTestAccount(server, { name: "Slow", numbers: 1, rateLimitPerSecond: 0.05 });
+    const mobile = phone();
+    await send(slow, phone(), { body: "first in line" });
+    const waiting = await send(slow, mobile, { body: "still queued", referenceId: "waiting1" });
+    expect(waiting.status).toBe("accepted");
+    const stop = await text(mobile, slow.numbers[0]!, "STOP");
+    expect(stop.opt.kind).toBe("out");
+    expect(await listed(slow, waiting.messageId)).toMatchObject({ status: "rejected" });
+    const sdrs = await call(server, "GET", `/v3/sdrs/${slow.accountId}/${waiting.messageId}`, {
+      headers: slow.headers,
+    });
+    expect(sdrs.json.data.results).toMatchObject([
+      { status: "accepted" },
+      { status: "queued" },
+      { status: "rejected", statusDetails: "OptedOut", referenceId: "waiting1" },
+    ]);
+    // The confirmation itself is queued, not refused.
+    expect(await listed(slow, stop.opt.replyMessageId!)).toMatchObject({ status: "queued", to: mobile });
+  });
+
   it("HELP answers with the help text and changes nothing", async () => {
     const mobile = phone();
     const help = await text(mobile, acme.numbers[0]!, "help");
