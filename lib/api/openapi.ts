@@ -142,7 +142,11 @@ export const SEND_REJECT_REASONS = [
   },
   { reason: "InvalidDestination", meaning: "This `to` / `toArray` entry is not a valid E.164 number." },
   { reason: "DuplicateDestination", meaning: "The same number appeared earlier in `toArray`; it is sent once." },
-  { reason: "OptedOut", meaning: "The destination replied STOP (or another opt-out keyword) to this account." },
+  {
+    reason: "OptedOut",
+    meaning:
+      "The destination replied STOP (or another opt-out keyword) to this account, or an admin opted it out; refused whatever `optLogic` says.",
+  },
 ] as const;
 
 const EXAMPLE_ACCOUNT = "0195f3a2-7c4e-7b1a-9d2e-4f5a6b7c8d9e";
@@ -279,7 +283,7 @@ function buildDocument(): OpenApiDocument {
           .openapi({ description: "Segments needed for the text as sent; 1 for an MMS.", example: 1 }),
         optStatus: z.enum(["", "in", "out", "notIn"]).openapi({
           description:
-            'Opt status of the destination: "" when optLogic is false; else `in` (opted in by keyword), `out`, or `notIn` (no record).',
+            'Opt status of the destination: "" when optLogic is false; else `in` (opted in by keyword or by an admin), `out` (opted out; the entry is rejected), or `notIn` (no record).',
         }),
         status: z
           .enum(["accepted", "rejected"])

@@ -103,7 +103,7 @@ export const sendRequestSchema = z.object({
     .boolean()
     .meta({
       description:
-        "Opt in/out processing: appends the account's opt-out footer when due, so `body` in the response may be longer.",
+        "Opt in/out processing: appends the account's opt-out footer to the first message to a destination and again after 30 days, so `body` (and `numSegments`) in the response may be larger; reports `optStatus`. Opted-out destinations are refused either way.",
       default: false,
     })
     .optional(),
