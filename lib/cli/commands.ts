@@ -17,7 +17,7 @@ import { receiveMessage } from "../messaging/receive-message";
 import { validTn } from "../messaging/phone-number";
 import { e164, formatDate, formatTable, keyHint } from "./format-output";
 import { optionalString, requiredString, UsageError, type OptionSpec, type ParsedArguments } from "./read-arguments";
-import { optCommands } from "./opt-commands";
+import { describeOpt, optCommands } from "./opt-commands";
 
 export interface CommandResult {
   /** Printed alone on stdout with --json. */
@@ -280,7 +280,7 @@ export const commands: Command[] = [
         return {
           json: { ...received, from: e164(fromDigits), to: e164(toDigits) },
           text: received.messageId,
-          note: `Received from ${e164(fromDigits)} on ${e164(toDigits)} (account ${received.accountId}).`,
+          note: `Received from ${e164(fromDigits)} on ${e164(toDigits)} (account ${received.accountId}).${describeOpt(received.opt)}`,
         };
       };
     },

@@ -1,6 +1,7 @@
 import { AdminError } from "../accounts/manage-accounts";
 import { isApiError } from "../api/api-error";
 import { exportOptEventsCsv, listOptEvents, listOptStates, setOptStatus, type OptAction } from "../opt/manage-opt";
+import type { OptOutcome } from "../opt/apply-opt-keyword";
 import { getOptSettings, parseOptSettings, updateOptSettings } from "../opt/opt-settings";
 import type { Command, CommandResult } from "./commands";
 import { e164, formatTable } from "./format-output";
@@ -16,6 +17,14 @@ async function asAdmin<T>(work: () => Promise<T>): Promise<T> {
     if (isApiError(error)) throw new AdminError(error.detail ?? error.code);
     throw error;
   }
+}
+
+/** What an inbound text did to the opt state, for the `inbound` command's confirmation. */
+export function describeOpt(opt: OptOutcome): string {
+  if (opt.flagged) return " It mentions stopping without being a keyword: flagged for staff.";
+  if (!opt.kind) return "";
+  const effect = { out: "opted out", in: "opted back in", help: "sent the help text" }[opt.kind];
+  return ` Keyword: ${effect}; automatic reply ${opt.replyMessageId} queued.`;
 }
 
 function changeCommand(action: OptAction): Command {
