@@ -4,6 +4,8 @@ import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
 import { has, waitForSdrs } from "../helpers/wait-for";
 import { parley } from "../helpers/cli";
+import { portalCookie } from "../helpers/portal-session";
+import { createUser } from "../../lib/accounts/manage-accounts";
 
 // Opt in/out end to end: phones text keywords through the carrier's inbound path (the CLI `inbound` command, as the
 // simulator would), the automatic replies leave through the worker and the simulator carrier, and sends honour
@@ -264,6 +266,26 @@ describe("admin API and CLI", () => {
       server.database.url,
     );
     expect(exported.stdout.trimEnd().split("\r\n")).toHaveLength(3);
+  });
+
+  it("records a portal admin by e-mail", async () => {
+    const email = `admin-${acme.accountId}@example.com`;
+    await createUser({ accountId: acme.accountId, email, password: "correct horse battery", role: "admin" });
+    const cookie = await portalCookie(server, email, "correct horse battery");
+    const mobile = phone();
+    const res = await call(server, "POST", admin(acme, "numbers"), {
+      headers: { cookie, "content-type": "application/json" },
+      body: { number: mobile, action: "out" },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.event).toMatchObject({
+      number: mobile,
+      action: "out",
+      source: "admin",
+      actor: `user:${email}`,
+    });
+    const elsewhere = await call(server, "GET", admin(other, "events"), { headers: { cookie } });
+    expect(elsewhere.status).toBe(403);
   });
 
   it("refuses another account's id, and bad input", async () => {
