@@ -179,7 +179,7 @@ const CSV_COLUMNS = [
 ] as const;
 
 // RFC 4180 quoting; a leading = + - @ is defused so a spreadsheet never runs a note as a formula.
-function csvField(value: string): string {
+export function csvField(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_FOOTER, FOOTER_INTERVAL_MS, footerDue, withFooter } from "../../lib/opt/append-footer";
 import { optStatusOf } from "../../lib/opt/read-opt-states";
 import { defaultOptTexts } from "../../lib/opt/opt-settings";
+import { csvField } from "../../lib/opt/manage-opt";
 
 const now = new Date("2026-11-22T12:00:00Z");
 
@@ -40,5 +41,15 @@ describe("default replies", () => {
     expect(texts.startReply).toMatch(/^Acme: .*STOP/);
     expect(texts.helpReply).toMatch(/^Acme: .*STOP.*START/);
     expect(texts.footer).toBe("Reply STOP to opt out");
+  });
+});
+
+describe("the audit trail's CSV fields", () => {
+  it("quote commas, quotes and line breaks, and never start with a formula character", () => {
+    expect(csvField("asked by phone")).toBe("asked by phone");
+    expect(csvField('said "stop", twice')).toBe('"said ""stop"", twice"');
+    expect(csvField("line\nbreak")).toBe('"line\nbreak"');
+    expect(csvField("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
+    expect(csvField("+1 555")).toBe("'+1 555");
   });
 });
