@@ -91,6 +91,8 @@ interface Allocation {
 
 const PENDING = ["queued", "sending"];
 
+type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
+
 interface PendingReceipt {
   receipt: DeliveryReceipt;
   attempt: number;
@@ -471,21 +473,19 @@ export class DeliveryWorker {
       );
       for (const number of numbers) if (!stillMine.has(number)) this.held.delete(number);
       const kept = allocations.filter((a) => !lostAccounts.has(a.message.accountId) && stillMine.has(a.message.from));
-      // Only the lease holder changes a number's messages, so the claim needs no per-message check.
+      // A message taken for its first part is claimed only if it is still waiting: the lease holder is not the only
+      // one to change queued messages (a STOP from the destination rejects them), so what the claim did not move to
+      // `sending` is not submitted.
       const fresh = kept.filter((a) => a.message.partsSubmitted === 0).map((a) => a.message.messageId);
-      if (fresh.length > 0) {
-        await tx.message.updateMany({
-          where: { id: { in: fresh }, status: { in: PENDING } },
-          data: { status: "sending" },
-        });
-      }
+      const claimed = new Set(fresh.length > 0 ? await claimForSending(tx, fresh, now) : []);
+      const submittable = kept.filter((a) => a.message.partsSubmitted > 0 || claimed.has(a.message.messageId));
       await insertSdrs(
         tx,
-        kept.map(({ message, part }) =>
+        submittable.map(({ message, part }) =>
           sdr(message.messageId, message.accountId, "sending", now, { segmentNumber: part.segmentNumber }),
         ),
       );
-      return kept;
+      return submittable;
     });
   }
 
@@ -661,4 +661,21 @@ export class DeliveryWorker {
   private async handleInbound(message: InboundMessage): Promise<void> {
     await receiveMessage(message);
   }
+}
+
+/** Moves waiting messages to `sending`; returns the ids it moved. */
+async function claimForSending(tx: Tx, ids: string[], now: number): Promise<string[]> {
+  const claimed: string[] = [];
+  for (let offset = 0; offset < ids.length; offset += 10_000) {
+    const chunk = ids.slice(offset, offset + 10_000);
+    const values: unknown[] = [boundValue("date", new Date(now))];
+    const list = chunk.map((id) => (values.push(id), placeholder(values.length, "text"))).join(", ");
+    const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `UPDATE "Message" SET "status" = 'sending', "updatedAt" = ${placeholder(1, "date")}
+       WHERE "status" IN ('queued', 'sending') AND "id" IN (${list}) RETURNING "id"`,
+      ...values,
+    );
+    for (const row of rows) claimed.push(row.id);
+  }
+  return claimed;
 }
