@@ -33,6 +33,7 @@ CREATE TABLE "WebhookEvent" (
     "status" TEXT NOT NULL,
     "attempts" INTEGER NOT NULL DEFAULT 0,
     "nextAttemptAt" TIMESTAMP(3) NOT NULL,
+    "retryFrom" TIMESTAMP(3) NOT NULL,
     "leaseOwner" TEXT,
     "leaseUntil" TIMESTAMP(3),
     "lastError" TEXT,

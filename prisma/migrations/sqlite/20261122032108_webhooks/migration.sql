@@ -29,6 +29,7 @@ CREATE TABLE "WebhookEvent" (
     "status" TEXT NOT NULL,
     "attempts" INTEGER NOT NULL DEFAULT 0,
     "nextAttemptAt" DATETIME NOT NULL,
+    "retryFrom" DATETIME NOT NULL,
     "leaseOwner" TEXT,
     "leaseUntil" DATETIME,
     "lastError" TEXT,
