@@ -12,6 +12,7 @@ import { describeDemo, ensureDemo, type DemoCredentials } from "./lib/accounts/c
 import { sendWebResponse, toHandlerRequest } from "./lib/http/node-bridge";
 import { requestIdFrom } from "./lib/api/request-id";
 import { startConfiguredWorker } from "./lib/delivery/start-worker";
+import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
 import * as messagesRoute from "./app/v3/messages/route";
 import * as sdrsRoute from "./app/v3/sdrs/[accountId]/[messageId]/route";
 import * as unknownRoute from "./app/v3/[...path]/route";
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
   log.info({ port, database: config.DATABASE_URL.split(":")[0], fastPath }, "parley listening");
   // The delivery worker runs in this process unless it runs on its own (`npm run worker`).
   const worker = config.PARLEY_WORKER ? await startConfiguredWorker() : null;
+  const webhooks = config.PARLEY_WORKER ? startConfiguredDispatcher() : null;
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);
   if (demo) printDemo(demo);
 
@@ -122,7 +124,7 @@ async function main(): Promise<void> {
     log.info({ signal }, "shutting down");
     io.close();
     server.close(() => {
-      void (worker?.stop() ?? Promise.resolve())
+      void Promise.all([worker?.stop(), webhooks?.stop()])
         .catch((error) => log.error({ err: error }, "worker stop failed"))
         .then(() => disconnectDb())
         .finally(() => process.exit(0));

@@ -57,6 +57,27 @@ const schema = z.object({
   SMPP_SYSTEM_TYPE: z.string().default(""),
   SMPP_WINDOW: z.coerce.number().int().min(1).max(1000).default(10),
   SMPP_ENQUIRE_LINK_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
+  // Webhooks (docs/WEBHOOKS.md). Loopback, private, link-local and metadata addresses are refused unless allowed
+  // here: local development and tests point webhooks at 127.0.0.1.
+  WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  // Deliveries in flight at once per process.
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  // How often the dispatcher looks for due events (also right after each delivery while there is a backlog).
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
+  // The decision: any 2xx within 10 s is accepted.
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(60).default(10),
+  // Waits between attempts (seconds, comma-separated, ±15 % jitter); the last one repeats until the window ends.
+  WEBHOOK_RETRY_SECONDS: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "a comma-separated list of seconds")
+    .default("5,30,120,600,1800,3600,7200")
+    .transform((v) => v.split(",").map(Number)),
+  // No attempt is made later than this after the event (or its manual resend): then it is `failed`.
+  WEBHOOK_RETRY_WINDOW_SECONDS: z.coerce.number().min(1).max(7 * 86400).default(86400),
+  // A dispatcher's claim on an event; a killed process's events are retried after it. Longer than the timeout.
+  WEBHOOK_LEASE_SECONDS: z.coerce.number().min(1).max(600).default(30),
+  // After a secret rotation the old secret keeps signing beside the new one this long.
+  WEBHOOK_SECRET_OVERLAP_HOURS: z.coerce.number().min(0).max(24 * 30).default(24),
 });
 
 export type Env = z.infer<typeof schema>;

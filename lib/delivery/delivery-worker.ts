@@ -24,6 +24,7 @@ import { boundValue, insertRows, insertSdrs, placeholder, type ColumnKind, type 
 import { recordReceipts } from "./record-receipt";
 import { expireOverdueParts } from "./expire-messages";
 import { receiveMessage } from "../messaging/receive-message";
+import { enqueueDeliveryStatusEvents } from "../webhooks/enqueue-events";
 
 export interface WorkerOptions {
   carrier: Carrier;
@@ -576,6 +577,7 @@ export class DeliveryWorker {
         parts.map((p) => [p.id, p.messageId, p.segmentNumber, p.carrierMessageId, p.status, p.submittedAt]),
       );
       await insertSdrs(tx, sdrs as SdrRow[]);
+      await enqueueDeliveryStatusEvents(tx, sdrs as SdrRow[]);
     });
   }
 

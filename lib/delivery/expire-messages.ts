@@ -1,6 +1,7 @@
 import { db } from "../db/client";
 import { sdr } from "./sdr-writer";
 import { settleMessage } from "./record-receipt";
+import { enqueueDeliveryStatusEvents } from "../webhooks/enqueue-events";
 
 /** Parts still waiting for a receipt past their message's validity become `expired` (the decision: 48 h default). */
 export async function expireOverdueParts(now: number): Promise<number> {
@@ -28,6 +29,15 @@ export async function expireOverdueParts(now: number): Promise<number> {
           referenceId: message.referenceId,
         }),
       });
+      await enqueueDeliveryStatusEvents(tx, [
+        {
+          messageId: message.id,
+          segmentNumber: part.segmentNumber,
+          status: "expired",
+          statusDetails: "no delivery receipt within the validity period",
+          createdAt: new Date(now),
+        },
+      ]);
       await settleMessage(tx, message.id, message.numSegments, message.partsSubmitted);
     });
   }

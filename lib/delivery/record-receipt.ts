@@ -4,6 +4,7 @@ import type { DeliveryReceipt, ReceiptStatus } from "../carriers/carrier";
 import { insertSdrs, type SdrRow } from "../db/insert-rows";
 import { sdr } from "./sdr-writer";
 import { finalStatus } from "./final-status";
+import { enqueueDeliveryStatusEvents } from "../webhooks/enqueue-events";
 
 type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
 
@@ -87,6 +88,7 @@ export async function recordReceipts(receipts: DeliveryReceipt[]): Promise<Recei
       outcome.recorded += 1;
     }
     await insertSdrs(tx, sdrs);
+    await enqueueDeliveryStatusEvents(tx, sdrs);
     await settleMessages(tx, touched);
     return outcome;
   });

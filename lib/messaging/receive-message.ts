@@ -4,6 +4,7 @@ import { logger } from "../log";
 import type { InboundMessage } from "../carriers/carrier";
 import { countSegments } from "../segments/count-segments";
 import { applyOptKeyword, type OptOutcome } from "../opt/apply-opt-keyword";
+import { enqueueInboundEvent } from "../webhooks/enqueue-events";
 
 export interface ReceivedMessage {
   messageId: string;
@@ -75,6 +76,7 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
         createdAt: at,
       },
     });
+    await enqueueInboundEvent(tx, messageId);
     const opt = await applyOptKeyword(tx, {
       accountId: number.accountId,
       accountNumber: message.to,

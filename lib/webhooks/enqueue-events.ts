@@ -1,0 +1,191 @@
+import { db } from "../db/client";
+import { Prisma } from "../db/generated/sqlite/client";
+import { uuidv7 } from "../db/ids";
+import { insertRows } from "../db/insert-rows";
+import { deliveryStatusPayload, formatStatusMsg, inboundPayload, type WebhookEventKind } from "./build-payloads";
+
+// The outbox: events are written by the transaction that makes the change they report, so a committed change
+// always has its event and a rolled-back one never does; the dispatcher delivers them afterwards. An account with
+// no webhook URL configured at that moment gets no event (nothing would ever be sent).
+
+type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
+
+const OUTCOMES = new Set(["delivered", "undelivered", "failed", "expired", "rejected"]);
+
+interface NewEvent {
+  id: string;
+  accountId: string;
+  messageId: string;
+  kind: WebhookEventKind;
+  segmentNumber: number | null;
+  sequence: number;
+  payload: string;
+  at: Date;
+}
+
+async function insertEvents(tx: Tx, events: NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const now = new Date();
+  await insertRows(
+    tx,
+    "WebhookEvent",
+    [
+      ["id", "text"],
+      ["accountId", "text"],
+      ["messageId", "text"],
+      ["kind", "text"],
+      ["segmentNumber", "int"],
+      ["sequence", "int"],
+      ["payload", "text"],
+      ["status", "text"],
+      ["attempts", "int"],
+      ["nextAttemptAt", "date"],
+      ["retryFrom", "date"],
+      ["createdAt", "date"],
+    ],
+    events.map((e) => [
+      e.id,
+      e.accountId,
+      e.messageId,
+      e.kind,
+      e.segmentNumber,
+      e.sequence,
+      e.payload,
+      "pending",
+      0,
+      now,
+      now,
+      e.at,
+    ]),
+  );
+  notifyEventsWritten();
+}
+
+// Dispatchers in this process are told when it wrote events, so the first attempt need not wait for a poll.
+// (The transaction may not have committed yet: a dispatcher that finds nothing looks again at its next poll.)
+const listeners = new Set<() => void>();
+export function onEventsWritten(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+function notifyEventsWritten(): void {
+  for (const listener of listeners) setImmediate(listener);
+}
+
+/** The inbound-message event of a message just stored by `receiveMessage` (same transaction). */
+export async function enqueueInboundEvent(tx: Tx, messageId: string): Promise<void> {
+  const message = await tx.message.findUnique({
+    where: { id: messageId },
+    select: {
+      id: true,
+      accountId: true,
+      fromNumber: true,
+      toNumber: true,
+      body: true,
+      media: true,
+      messageType: true,
+      numSegments: true,
+      createdAt: true,
+    },
+  });
+  if (!message) return;
+  const endpoint = await tx.webhookEndpoint.findUnique({
+    where: { accountId: message.accountId },
+    select: { accountId: true },
+  });
+  if (!endpoint) return;
+  await insertEvents(tx, [
+    {
+      id: uuidv7(),
+      accountId: message.accountId,
+      messageId: message.id,
+      kind: "message-received",
+      segmentNumber: null,
+      sequence: 0,
+      payload: JSON.stringify(inboundPayload(message)),
+      at: message.createdAt,
+    },
+  ]);
+}
+
+/** An SDR row as the delivery code builds them (lib/delivery/sdr-writer.ts). */
+export interface OutcomeRecord {
+  messageId: string;
+  status: string;
+  statusDetails?: string;
+  segmentNumber?: number | null;
+  createdAt: Date | string;
+}
+
+/**
+ * One delivery-status event per segment outcome among the given SDR rows (those with status delivered,
+ * undelivered, failed, expired or rejected; other rows are ignored), written in the caller's transaction. Taking
+ * the SDR rows the caller writes anyway keeps the delivery code unchanged but for this one call:
+ * - a receipt's outcome row holds the carrier's delivery note; its `dlr_received` row beside it holds `err:<code>`;
+ * - a submit the carrier refused holds "<code> <detail>…" (delivery-worker.ts);
+ * - an expiry holds Parley's own note and has no carrier code.
+ * Messages of accounts without a webhook URL are skipped in the same query that reads the messages.
+ */
+export async function enqueueDeliveryStatusEvents(tx: Tx, rows: OutcomeRecord[]): Promise<void> {
+  const outcomes = rows.filter((r) => OUTCOMES.has(r.status) && r.segmentNumber != null);
+  if (outcomes.length === 0) return;
+  const codes = new Map<string, string>();
+  for (const r of rows) {
+    if (r.status === "dlr_received") {
+      const code = /err:(\S*)/.exec(r.statusDetails ?? "")?.[1];
+      if (code) codes.set(`${r.messageId}:${r.segmentNumber}`, code);
+    }
+  }
+  const ids = [...new Set(outcomes.map((o) => o.messageId))];
+  const messages = await tx.$queryRaw<
+    {
+      id: string;
+      accountId: string;
+      fromNumber: string;
+      toNumber: string;
+      referenceId: string | null;
+      numSegments: number;
+      bulk: boolean | number;
+    }[]
+  >(Prisma.sql`
+    SELECT m."id", m."accountId", m."fromNumber", m."toNumber", m."referenceId", m."numSegments", m."bulk"
+    FROM "Message" m JOIN "WebhookEndpoint" w ON w."accountId" = m."accountId"
+    WHERE m."id" IN (${Prisma.join(ids)})`);
+  if (messages.length === 0) return;
+  const byId = new Map(
+    messages.map((m) => [m.id, { ...m, numSegments: Number(m.numSegments), bulk: Boolean(m.bulk) }]),
+  );
+  const events: NewEvent[] = [];
+  for (const outcome of outcomes) {
+    const message = byId.get(outcome.messageId);
+    if (!message) continue;
+    const details = (outcome.statusDetails ?? "").trim();
+    let note = details;
+    let code = codes.get(`${outcome.messageId}:${outcome.segmentNumber}`) ?? "";
+    if (!code && !/\bstat:/i.test(details) && outcome.status !== "expired") {
+      // A refused submit: "<code> <detail>[; gave up after n attempts]".
+      const [first, ...rest] = details.split(" ");
+      code = first ?? "";
+      note = rest.join(" ");
+    }
+    const at = new Date(outcome.createdAt);
+    events.push({
+      id: uuidv7(),
+      accountId: message.accountId,
+      messageId: message.id,
+      kind: "message-status",
+      segmentNumber: outcome.segmentNumber!,
+      sequence: events.length,
+      payload: JSON.stringify(
+        deliveryStatusPayload(message, {
+          segmentNumber: outcome.segmentNumber!,
+          status: outcome.status,
+          statusMsg: formatStatusMsg(outcome.status, note, code),
+          at,
+        }),
+      ),
+      at,
+    });
+  }
+  await insertEvents(tx, events);
+}

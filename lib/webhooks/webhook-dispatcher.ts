@@ -1,0 +1,316 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import { Webhook } from "standardwebhooks";
+import { db, dbProvider } from "../db/client";
+import { logger } from "../log";
+import { onEventsWritten } from "./enqueue-events";
+import { postWebhook, type WebhookResponse } from "./post-webhook";
+import { signingSecrets } from "./manage-webhook";
+
+export interface DispatcherOptions {
+  pollMs?: number;
+  concurrency?: number;
+  timeoutMs?: number;
+  leaseMs?: number;
+  /** Waits after failed attempts, with ±15 % jitter; the last repeats. */
+  retryDelaysMs?: number[];
+  /** No attempt later than this after the event (or its resend). */
+  retryWindowMs?: number;
+  allowPrivate?: boolean;
+  dispatcherId?: string;
+}
+
+interface ClaimedEvent {
+  id: string;
+  accountId: string;
+  messageId: string;
+  kind: string;
+  segmentNumber: number | null;
+  payload: string;
+  attempts: number;
+  retryFrom: Date;
+}
+
+interface Target {
+  url: string;
+  headerName: string | null;
+  headerValue: string | null;
+  secrets: string[];
+}
+
+const TARGET_CACHE_MS = 2000;
+
+// Dates in raw SQL: SQLite keeps Prisma's DateTime as ISO text ("…+00:00"), compared as text; PostgreSQL as
+// timestamp(3).
+function dateParam(date: Date): string {
+  return dbProvider() === "postgresql" ? date.toISOString() : date.toISOString().replace("Z", "+00:00");
+}
+
+/**
+ * Delivers the outbox (WebhookEvent) to the accounts' URLs: claims due events with a lease (several processes may
+ * run one: PostgreSQL skips rows another holds, SQLite serialises the claim), posts them with bounded
+ * concurrency, logs every attempt, and retries on the schedule until the window closes. Events of one message go
+ * in order: one is not claimed while an earlier event of its message is still pending. A process killed mid-send
+ * leaves its lease to expire; the event is then claimed again (at least once; `webhook-id` lets receivers
+ * deduplicate).
+ */
+export class WebhookDispatcher {
+  readonly id: string;
+  private readonly pollMs: number;
+  private readonly concurrency: number;
+  private readonly timeoutMs: number;
+  private readonly leaseMs: number;
+  private readonly retryDelaysMs: number[];
+  private readonly retryWindowMs: number;
+  private readonly allowPrivate: boolean;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly targets = new Map<string, { at: number; target: Target | null }>();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  private unsubscribe: (() => void) | null = null;
+  private readonly log = logger().child({ component: "webhooks" });
+
+  constructor(options: DispatcherOptions = {}) {
+    this.pollMs = options.pollMs ?? 100;
+    this.concurrency = options.concurrency ?? 16;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.leaseMs = Math.max(options.leaseMs ?? 30_000, this.timeoutMs + 1000);
+    this.retryDelaysMs = options.retryDelaysMs ?? [5, 30, 120, 600, 1800, 3600, 7200].map((s) => s * 1000);
+    this.retryWindowMs = options.retryWindowMs ?? 24 * 3600_000;
+    this.allowPrivate = options.allowPrivate ?? false;
+    this.id = options.dispatcherId ?? `${hostname()}:${process.pid}:wh-${randomBytes(3).toString("hex")}`;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.unsubscribe = onEventsWritten(() => this.wake());
+    this.schedule(0);
+    this.log.info({ dispatcherId: this.id }, "webhook dispatcher started");
+  }
+
+  /** Stops claiming, lets the attempts in flight finish (each within the timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.allSettled([...this.inFlight]);
+    this.log.info({ dispatcherId: this.id }, "webhook dispatcher stopped");
+  }
+
+  /** Looks for due events now (this process wrote some, or an attempt finished). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) this.again = true;
+    else this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.ticking = this.tick()
+        .catch((error) => this.log.error({ err: error }, "webhook dispatch round failed"))
+        .finally(() => {
+          this.ticking = null;
+          const rerun = this.again;
+          this.again = false;
+          this.schedule(rerun ? 0 : this.pollMs);
+        });
+    }, ms);
+  }
+
+  private async tick(): Promise<void> {
+    const free = this.concurrency - this.inFlight.size;
+    if (free <= 0) return;
+    const events = await this.claim(free, Date.now());
+    for (const event of events) {
+      const attempt: Promise<void> = this.deliver(event)
+        .catch((error) => this.log.error({ err: error, eventId: event.id }, "webhook attempt could not be recorded"))
+        .finally(() => {
+          this.inFlight.delete(attempt);
+          this.wake();
+        });
+      this.inFlight.add(attempt);
+    }
+    // A full claim means more may be due: look again at once rather than after a poll.
+    if (events.length === free) this.again = true;
+  }
+
+  /** Due events, oldest first, none behind a pending earlier event of its message, leased to this dispatcher. */
+  private async claim(limit: number, now: number): Promise<ClaimedEvent[]> {
+    const client = db();
+    const nowParam = dateParam(new Date(now));
+    const due = `e."status" = 'pending' AND e."nextAttemptAt" <= $NOW AND (e."leaseUntil" IS NULL OR e."leaseUntil" < $NOW)
+      AND NOT EXISTS (SELECT 1 FROM "WebhookEvent" p WHERE p."messageId" = e."messageId" AND p."status" = 'pending'
+        AND (p."createdAt" < e."createdAt" OR (p."createdAt" = e."createdAt" AND (p."sequence" < e."sequence"
+          OR (p."sequence" = e."sequence" AND p."id" < e."id")))))`;
+    const postgres = dbProvider() === "postgresql";
+    const cast = postgres ? "::timestamp(3)" : "";
+    // A read first: most polls find nothing, and on SQLite an UPDATE would take the write lock even then.
+    const probe = await client.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT e."id" FROM "WebhookEvent" e WHERE ${due.replaceAll("$NOW", postgres ? "$1::timestamp(3)" : "?")} LIMIT 1`,
+      ...(postgres ? [nowParam] : [nowParam, nowParam]),
+    );
+    if (probe.length === 0) return [];
+    const until = dateParam(new Date(now + this.leaseMs));
+    const returning = `RETURNING "id", "accountId", "messageId", "kind", "segmentNumber", "payload", "attempts", "retryFrom"`;
+    let rows: (Omit<ClaimedEvent, "retryFrom"> & { retryFrom: Date | string })[];
+    if (postgres) {
+      rows = await client.$queryRawUnsafe(
+        `UPDATE "WebhookEvent" SET "leaseOwner" = $1, "leaseUntil" = $2${cast} WHERE "id" IN (
+          SELECT e."id" FROM "WebhookEvent" e WHERE ${due.replaceAll("$NOW", `$3${cast}`)}
+          ORDER BY e."nextAttemptAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED) ${returning}`,
+        this.id,
+        until,
+        nowParam,
+      );
+    } else {
+      rows = await client.$queryRawUnsafe(
+        `UPDATE "WebhookEvent" SET "leaseOwner" = ?, "leaseUntil" = ? WHERE "id" IN (
+          SELECT e."id" FROM "WebhookEvent" e WHERE ${due.replaceAll("$NOW", "?")}
+          ORDER BY e."nextAttemptAt" LIMIT ${limit}) ${returning}`,
+        this.id,
+        until,
+        nowParam,
+        nowParam,
+      );
+    }
+    return rows.map((r) => ({
+      ...r,
+      segmentNumber: r.segmentNumber === null ? null : Number(r.segmentNumber),
+      attempts: Number(r.attempts),
+      retryFrom: new Date(r.retryFrom),
+    }));
+  }
+
+  private async target(accountId: string): Promise<Target | null> {
+    const cached = this.targets.get(accountId);
+    if (cached && Date.now() - cached.at < TARGET_CACHE_MS) return cached.target;
+    const endpoint = await db().webhookEndpoint.findUnique({ where: { accountId } });
+    const target = endpoint
+      ? {
+          url: endpoint.url,
+          headerName: endpoint.headerName,
+          headerValue: endpoint.headerValue,
+          secrets: (await signingSecrets(accountId)).map((s) => s.secret),
+        }
+      : null;
+    this.targets.set(accountId, { at: Date.now(), target });
+    return target;
+  }
+
+  /** The Standard Webhooks headers: one `v1,` signature per secret in use (two during a rotation's overlap). */
+  static signatureHeaders(eventId: string, payload: string, secrets: string[], at: Date): Record<string, string> {
+    return {
+      "webhook-id": eventId,
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(eventId, at, payload)).join(" "),
+    };
+  }
+
+  private async deliver(event: ClaimedEvent): Promise<void> {
+    const target = await this.target(event.accountId);
+    const at = new Date();
+    let response: WebhookResponse;
+    if (!target) {
+      response = {
+        httpStatus: null,
+        latencyMs: 0,
+        error: "the account has no webhook URL configured",
+        retryAfterAt: null,
+        refused: false,
+      };
+    } else {
+      response = await postWebhook({
+        url: target.url,
+        body: event.payload,
+        timeoutMs: this.timeoutMs,
+        allowPrivate: this.allowPrivate,
+        headers: {
+          ...(target.headerName && target.headerValue ? { [target.headerName]: target.headerValue } : {}),
+          ...WebhookDispatcher.signatureHeaders(event.id, event.payload, target.secrets, at),
+          "parley-event": event.kind,
+        },
+      });
+    }
+    await this.record(event, target?.url ?? "", at, response);
+  }
+
+  private nextDelay(attempts: number): number {
+    const base = this.retryDelaysMs[Math.min(attempts - 1, this.retryDelaysMs.length - 1)]!;
+    return base * (0.85 + Math.random() * 0.3);
+  }
+
+  private async record(event: ClaimedEvent, url: string, at: Date, response: WebhookResponse): Promise<void> {
+    const finishedAt = new Date(at.getTime() + response.latencyMs);
+    const attempts = event.attempts + 1;
+    const status = event.kind === "message-status";
+    await db().$transaction(async (tx) => {
+      await tx.webhookAttempt.create({
+        data: {
+          eventId: event.id,
+          accountId: event.accountId,
+          at,
+          url,
+          httpStatus: response.httpStatus,
+          latencyMs: response.latencyMs,
+          error: response.error,
+        },
+      });
+      if (response.error === null) {
+        const done = await tx.webhookEvent.updateMany({
+          where: { id: event.id, status: "pending" },
+          data: {
+            status: "delivered",
+            attempts,
+            deliveredAt: finishedAt,
+            leaseOwner: null,
+            leaseUntil: null,
+            lastError: null,
+          },
+        });
+        if (done.count > 0 && status) {
+          await tx.sdr.create({
+            data: {
+              messageId: event.messageId,
+              accountId: event.accountId,
+              status: "status_sent",
+              statusDetails: `HTTP ${response.httpStatus} from the webhook`,
+              segmentNumber: event.segmentNumber,
+              createdAt: finishedAt,
+            },
+          });
+        }
+        return;
+      }
+      let next = finishedAt.getTime() + this.nextDelay(attempts);
+      if (response.retryAfterAt !== null) next = Math.max(next, response.retryAfterAt);
+      const exhausted = next > event.retryFrom.getTime() + this.retryWindowMs;
+      const updated = await tx.webhookEvent.updateMany({
+        where: { id: event.id, status: "pending", leaseOwner: this.id },
+        data: exhausted
+          ? { status: "failed", attempts, leaseOwner: null, leaseUntil: null, lastError: response.error }
+          : { attempts, nextAttemptAt: new Date(next), leaseOwner: null, leaseUntil: null, lastError: response.error },
+      });
+      if (updated.count > 0 && exhausted && status) {
+        await tx.sdr.create({
+          data: {
+            messageId: event.messageId,
+            accountId: event.accountId,
+            status: "status_failed",
+            statusDetails: `webhook not accepted after ${attempts} attempts: ${response.error}`.slice(0, 500),
+            segmentNumber: event.segmentNumber,
+            createdAt: finishedAt,
+          },
+        });
+      }
+    });
+    if (response.error) {
+      this.log.info({ eventId: event.id, url, attempts, error: response.error }, "webhook attempt not accepted");
+    }
+  }
+}
