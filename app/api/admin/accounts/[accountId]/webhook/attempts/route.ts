@@ -1,0 +1,12 @@
+import { withAdmin, adminResult } from "@/lib/api/with-admin";
+import { parseInput, queryObject } from "@/lib/webhooks/parse-input";
+import { attemptQuery, listWebhookAttempts } from "@/lib/webhooks/webhook-log";
+
+export const dynamic = "force-dynamic";
+
+// GET /api/admin/accounts/{accountId}/webhook/attempts?eventId&messageId&outcome=ok|failed&since&until&limit:
+// the delivery log, newest first.
+export const GET = withAdmin(async ({ req, accountId }) => {
+  const query = parseInput(attemptQuery, queryObject(req));
+  return adminResult({ attempts: await listWebhookAttempts(accountId, query) });
+});
