@@ -15,6 +15,7 @@ import {
 import { createDemo, describeDemo } from "../accounts/create-demo";
 import { receiveMessage } from "../messaging/receive-message";
 import { validTn } from "../messaging/phone-number";
+import { webhookCommands } from "./webhook-commands";
 import { e164, formatDate, formatTable, keyHint } from "./format-output";
 import { optionalString, requiredString, UsageError, type OptionSpec, type ParsedArguments } from "./read-arguments";
 import { describeOpt, optCommands } from "./opt-commands";
@@ -387,6 +388,7 @@ export const commands: Command[] = [
     },
   },
   ...optCommands,
+  ...webhookCommands,
 ];
 
 function accountJson(account: {
