@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { db, dbProvider } from "../db/client";
 import { logger } from "../log";
+import { insertRows, insertSdrs, type SdrRow } from "../db/insert-rows";
 import { onEventsWritten } from "./enqueue-events";
 import { postWebhook, type WebhookResponse } from "./post-webhook";
 import { signingSecrets } from "./manage-webhook";
@@ -245,72 +246,140 @@ export class WebhookDispatcher {
     return base * (0.85 + Math.random() * 0.3);
   }
 
-  private async record(event: ClaimedEvent, url: string, at: Date, response: WebhookResponse): Promise<void> {
-    const finishedAt = new Date(at.getTime() + response.latencyMs);
-    const attempts = event.attempts + 1;
-    const status = event.kind === "message-status";
+  /**
+   * Attempts are written in batches: those that finish while one batch commits form the next, so a busy
+   * dispatcher writes a few statements per batch rather than per event (on SQLite every transaction waits for the
+   * one writer). An attempt's slot is freed only once its outcome is committed.
+   */
+  private record(event: ClaimedEvent, url: string, at: Date, response: WebhookResponse): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.outcomes.push({ event, url, at, response, resolve, reject });
+      if (!this.recording) void this.flushOutcomes();
+    });
+  }
+
+  private outcomes: {
+    event: ClaimedEvent;
+    url: string;
+    at: Date;
+    response: WebhookResponse;
+    resolve: () => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  private recording = false;
+
+  private async flushOutcomes(): Promise<void> {
+    this.recording = true;
+    try {
+      while (this.outcomes.length > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const batch = this.outcomes.splice(0, 500);
+        try {
+          await this.writeOutcomes(batch);
+          for (const item of batch) item.resolve();
+        } catch (error) {
+          for (const item of batch) item.reject(error);
+        }
+        for (const { event, url, response } of batch) {
+          if (response.error) {
+            this.log.info(
+              { eventId: event.id, url, attempts: event.attempts + 1, error: response.error },
+              "webhook attempt not accepted",
+            );
+          }
+        }
+      }
+    } finally {
+      this.recording = false;
+    }
+  }
+
+  private async writeOutcomes(
+    batch: { event: ClaimedEvent; url: string; at: Date; response: WebhookResponse }[],
+  ): Promise<void> {
+    const now = new Date();
     await db().$transaction(async (tx) => {
-      await tx.webhookAttempt.create({
-        data: {
-          eventId: event.id,
-          accountId: event.accountId,
+      await insertRows(
+        tx,
+        "WebhookAttempt",
+        [
+          ["eventId", "text"],
+          ["accountId", "text"],
+          ["at", "date"],
+          ["url", "text"],
+          ["httpStatus", "int"],
+          ["latencyMs", "int"],
+          ["error", "text"],
+        ],
+        batch.map(({ event, url, at, response }) => [
+          event.id,
+          event.accountId,
           at,
           url,
-          httpStatus: response.httpStatus,
-          latencyMs: response.latencyMs,
-          error: response.error,
-        },
-      });
-      if (response.error === null) {
-        const done = await tx.webhookEvent.updateMany({
-          where: { id: event.id, status: "pending" },
-          data: {
-            status: "delivered",
-            attempts,
-            deliveredAt: finishedAt,
-            leaseOwner: null,
-            leaseUntil: null,
-            lastError: null,
-          },
-        });
-        if (done.count > 0 && status) {
-          await tx.sdr.create({
-            data: {
-              messageId: event.messageId,
-              accountId: event.accountId,
-              status: "status_sent",
-              statusDetails: `HTTP ${response.httpStatus} from the webhook`,
-              segmentNumber: event.segmentNumber,
-              createdAt: finishedAt,
-            },
+          response.httpStatus,
+          response.latencyMs,
+          response.error,
+        ]),
+      );
+      const sdrs: SdrRow[] = [];
+      const accepted = batch.filter((b) => b.response.error === null);
+      if (accepted.length > 0) {
+        // Only events still pending become delivered (a resend or another dispatcher may have been first); the
+        // status_sent records are for those.
+        const ids = accepted.map((b) => b.event.id);
+        const postgres = dbProvider() === "postgresql";
+        const placeholders = ids.map((_, i) => (postgres ? `$${i + 2}` : "?")).join(", ");
+        const done = await tx.$queryRawUnsafe<{ id: string }[]>(
+          `UPDATE "WebhookEvent" SET "status" = 'delivered', "attempts" = "attempts" + 1, "deliveredAt" = ${postgres ? "$1::timestamp(3)" : "?"},
+             "leaseOwner" = NULL, "leaseUntil" = NULL, "lastError" = NULL
+           WHERE "status" = 'pending' AND "id" IN (${placeholders}) RETURNING "id"`,
+          dateParam(now),
+          ...ids,
+        );
+        const delivered = new Set(done.map((d) => d.id));
+        for (const { event, at, response } of accepted) {
+          if (!delivered.has(event.id) || event.kind !== "message-status") continue;
+          sdrs.push({
+            messageId: event.messageId,
+            accountId: event.accountId,
+            status: "status_sent",
+            statusDetails: `HTTP ${response.httpStatus} from the webhook`,
+            segmentNumber: event.segmentNumber,
+            createdAt: new Date(at.getTime() + response.latencyMs),
           });
         }
-        return;
       }
-      let next = finishedAt.getTime() + this.nextDelay(attempts);
-      if (response.retryAfterAt !== null) next = Math.max(next, response.retryAfterAt);
-      const exhausted = next > event.retryFrom.getTime() + this.retryWindowMs;
-      const updated = await tx.webhookEvent.updateMany({
-        where: { id: event.id, status: "pending", leaseOwner: this.id },
-        data: exhausted
-          ? { status: "failed", attempts, leaseOwner: null, leaseUntil: null, lastError: response.error }
-          : { attempts, nextAttemptAt: new Date(next), leaseOwner: null, leaseUntil: null, lastError: response.error },
-      });
-      if (updated.count > 0 && exhausted && status) {
-        await tx.sdr.create({
-          data: {
+      for (const { event, at, response } of batch) {
+        if (response.error === null) continue;
+        const finishedAt = at.getTime() + response.latencyMs;
+        const attempts = event.attempts + 1;
+        let next = finishedAt + this.nextDelay(attempts);
+        if (response.retryAfterAt !== null) next = Math.max(next, response.retryAfterAt);
+        const exhausted = next > event.retryFrom.getTime() + this.retryWindowMs;
+        const updated = await tx.webhookEvent.updateMany({
+          where: { id: event.id, status: "pending", leaseOwner: this.id },
+          data: exhausted
+            ? { status: "failed", attempts, leaseOwner: null, leaseUntil: null, lastError: response.error }
+            : {
+                attempts,
+                nextAttemptAt: new Date(next),
+                leaseOwner: null,
+                leaseUntil: null,
+                lastError: response.error,
+              },
+        });
+        if (updated.count > 0 && exhausted && event.kind === "message-status") {
+          sdrs.push({
             messageId: event.messageId,
             accountId: event.accountId,
             status: "status_failed",
             statusDetails: `webhook not accepted after ${attempts} attempts: ${response.error}`.slice(0, 500),
             segmentNumber: event.segmentNumber,
-            createdAt: finishedAt,
-          },
-        });
+            createdAt: new Date(finishedAt),
+          });
+        }
       }
+      await insertSdrs(tx, sdrs);
     });
-    if (response.error) {
-      this.log.info({ eventId: event.id, url, attempts, error: response.error }, "webhook attempt not accepted");
-    }
   }
 }

@@ -108,7 +108,14 @@ export async function listWebhookEvents(accountId: string, query: EventQuery) {
  */
 export async function resendWebhookEvents(accountId: string, input: ResendInput): Promise<{ resent: number }> {
   const now = new Date();
-  const data = { status: "pending", attempts: 0, nextAttemptAt: now, retryFrom: now, leaseOwner: null, leaseUntil: null };
+  const data = {
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: now,
+    retryFrom: now,
+    leaseOwner: null,
+    leaseUntil: null,
+  };
   if ("eventId" in input) {
     const updated = await db().webhookEvent.updateMany({ where: { id: input.eventId, accountId }, data });
     if (updated.count === 0) throw new ApiError("NotFound", { detail: `no webhook event ${input.eventId}` });
