@@ -65,6 +65,7 @@ export class WebhookDispatcher {
   private readonly retryWindowMs: number;
   private readonly allowPrivate: boolean;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly unrecorded = new Set<Promise<void>>();
   private readonly targets = new Map<string, { at: number; target: Target | null }>();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
@@ -98,6 +99,7 @@ export class WebhookDispatcher {
     if (this.timer) clearTimeout(this.timer);
     await this.ticking;
     await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.unrecorded]);
     this.log.info({ dispatcherId: this.id }, "webhook dispatcher stopped");
   }
 
@@ -238,7 +240,12 @@ export class WebhookDispatcher {
         },
       });
     }
-    await this.record(event, target?.url ?? "", at, response);
+    // The slot is free once the POST is over; the outcome is written with others in the next batch (the event
+    // stays leased to this dispatcher until then, so nobody claims it twice).
+    const recorded: Promise<void> = this.record(event, target?.url ?? "", at, response)
+      .catch((error) => this.log.error({ err: error, eventId: event.id }, "webhook attempt could not be recorded"))
+      .finally(() => this.unrecorded.delete(recorded));
+    this.unrecorded.add(recorded);
   }
 
   private nextDelay(attempts: number): number {
