@@ -20,4 +20,6 @@ export const PUT = withAdmin(async ({ req, accountId }) => {
 });
 
 // DELETE /api/admin/accounts/{accountId}/webhook: no more events are written for the account.
-export const DELETE = withAdmin(async ({ accountId }) => adminResult({ webhook: await removeWebhook(accountId) }, true));
+export const DELETE = withAdmin(async ({ accountId }) =>
+  adminResult({ webhook: await removeWebhook(accountId) }, true),
+);
