@@ -188,6 +188,18 @@ describe("settings", () => {
       JSON.parse(set.stdout).webhook.secrets[0].secret,
     ]);
   });
+
+  it("can be removed: the account's settings show no URL", async () => {
+    const removed = await call(server, "DELETE", `/api/admin/accounts/${other.accountId}/webhook`, {
+      headers: other.headers,
+    });
+    expect(removed.status).toBe(200);
+    expect(removed.json.data.webhook.url).toBeNull();
+    const shown = await call(server, "GET", `/api/admin/accounts/${other.accountId}/webhook`, {
+      headers: other.headers,
+    });
+    expect(shown.json.data.webhook).toMatchObject({ url: null, headerName: null });
+  });
 });
 
 describe("delivery-status events", () => {
