@@ -40,6 +40,7 @@ interface Target {
 }
 
 const TARGET_CACHE_MS = 2000;
+const WAKE_MS = 5;
 
 // Dates in raw SQL: SQLite keeps Prisma's DateTime as ISO text ("…+00:00"), compared as text; PostgreSQL as
 // timestamp(3).
@@ -68,6 +69,9 @@ export class WebhookDispatcher {
   private readonly unrecorded = new Set<Promise<void>>();
   private readonly targets = new Map<string, { at: number; target: Target | null }>();
   private timer: NodeJS.Timeout | null = null;
+  private timerAt = 0;
+  /** The last claim took all it could: more is due, so the next claim skips its probe. */
+  private backlog = false;
   private ticking: Promise<void> | null = null;
   private again = false;
   private stopped = true;
@@ -107,12 +111,15 @@ export class WebhookDispatcher {
   wake(): void {
     if (this.stopped) return;
     if (this.ticking) this.again = true;
-    else this.schedule(0);
+    // A few milliseconds' wait lets attempts that end together free their slots for one claim, rather than one
+    // claim (two queries) per slot.
+    else if (!this.timer || this.timerAt > Date.now() + WAKE_MS) this.schedule(WAKE_MS);
   }
 
   private schedule(ms: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
+    this.timerAt = Date.now() + ms;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.ticking = this.tick()
@@ -121,7 +128,7 @@ export class WebhookDispatcher {
           this.ticking = null;
           const rerun = this.again;
           this.again = false;
-          this.schedule(rerun ? 0 : this.pollMs);
+          this.schedule(rerun ? WAKE_MS : this.pollMs);
         });
     }, ms);
   }
@@ -139,8 +146,9 @@ export class WebhookDispatcher {
         });
       this.inFlight.add(attempt);
     }
-    // A full claim means more may be due: look again at once rather than after a poll.
-    if (events.length === free) this.again = true;
+    // A full claim means more may be due: look again soon rather than after a poll.
+    this.backlog = events.length === free;
+    if (this.backlog) this.again = true;
   }
 
   /** Due events, oldest first, none behind a pending earlier event of its message, leased to this dispatcher. */
@@ -154,10 +162,12 @@ export class WebhookDispatcher {
     const postgres = dbProvider() === "postgresql";
     const cast = postgres ? "::timestamp(3)" : "";
     // A read first: most polls find nothing, and on SQLite an UPDATE would take the write lock even then.
-    const probe = await client.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT e."id" FROM "WebhookEvent" e WHERE ${due.replaceAll("$NOW", postgres ? "$1::timestamp(3)" : "?")} LIMIT 1`,
-      ...(postgres ? [nowParam] : [nowParam, nowParam]),
-    );
+    const probe = this.backlog
+      ? [{ id: "" }]
+      : await client.$queryRawUnsafe<{ id: string }[]>(
+          `SELECT e."id" FROM "WebhookEvent" e WHERE ${due.replaceAll("$NOW", postgres ? "$1::timestamp(3)" : "?")} LIMIT 1`,
+          ...(postgres ? [nowParam] : [nowParam, nowParam]),
+        );
     if (probe.length === 0) return [];
     const until = dateParam(new Date(now + this.leaseMs));
     const returning = `RETURNING "id", "accountId", "messageId", "kind", "segmentNumber", "payload", "attempts", "retryFrom"`;

@@ -56,7 +56,7 @@ CREATE INDEX "WebhookSecret_accountId_createdAt_idx" ON "WebhookSecret"("account
 CREATE INDEX "WebhookEvent_status_nextAttemptAt_idx" ON "WebhookEvent"("status", "nextAttemptAt");
 
 -- CreateIndex
-CREATE INDEX "WebhookEvent_messageId_createdAt_idx" ON "WebhookEvent"("messageId", "createdAt");
+CREATE INDEX "WebhookEvent_messageId_status_createdAt_idx" ON "WebhookEvent"("messageId", "status", "createdAt");
 
 -- CreateIndex
 CREATE INDEX "WebhookEvent_accountId_createdAt_idx" ON "WebhookEvent"("accountId", "createdAt");
