@@ -55,7 +55,7 @@ export const webhookCommands: Command[] = [
     name: "webhook set",
     synopsis: '--account <id> --url <url> [--header "Name: value"]',
     summary:
-      "Set where the account's events are posted, and the one header sent with them (without --header: none). The first setting creates the signing secret.",
+      "Set where the account's events are posted, and the one header sent with them (without --header: none). The first setting creates the signing secret. Loopback and private addresses need WEBHOOK_ALLOW_PRIVATE=true.",
     options: { ...accountOption, url: { type: "string" }, header: { type: "string" } },
     prepare({ values }) {
       const accountId = requiredString(values, "account", "<id>");
