@@ -73,11 +73,19 @@ const schema = z.object({
     .default("5,30,120,600,1800,3600,7200")
     .transform((v) => v.split(",").map(Number)),
   // No attempt is made later than this after the event (or its manual resend): then it is `failed`.
-  WEBHOOK_RETRY_WINDOW_SECONDS: z.coerce.number().min(1).max(7 * 86400).default(86400),
+  WEBHOOK_RETRY_WINDOW_SECONDS: z.coerce
+    .number()
+    .min(1)
+    .max(7 * 86400)
+    .default(86400),
   // A dispatcher's claim on an event; a killed process's events are retried after it. Longer than the timeout.
   WEBHOOK_LEASE_SECONDS: z.coerce.number().min(1).max(600).default(30),
   // After a secret rotation the old secret keeps signing beside the new one this long.
-  WEBHOOK_SECRET_OVERLAP_HOURS: z.coerce.number().min(0).max(24 * 30).default(24),
+  WEBHOOK_SECRET_OVERLAP_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
 });
 
 export type Env = z.infer<typeof schema>;
