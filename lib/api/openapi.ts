@@ -77,6 +77,10 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
       "No message with this messageId in this account: it does not exist or belongs to another account (the two are not told apart). " +
       "`data.results` carries the SDR error shape `{error, errorCode, errorMessage, errorUrl}`.",
   },
+  NotFound: {
+    appliesTo: "the admin API (/api/admin/accounts/{accountId}/…)",
+    when: "The account, event or other record named is not there. The v3 endpoints never answer it.",
+  },
   IdempotencyConflict: {
     appliesTo: "POST /messages",
     when: "The Idempotency-Key was used by this account within the last 24 hours with a different request body.",
