@@ -6,7 +6,7 @@
 // Scenarios, each on a fresh database with the migrations applied:
 //   pacing     one number, `--backlog` single-segment messages: the rate out of the worker (goal ≥ 0.98/s) and
 //              spacing violations, consecutive submits from the number < 1000 ms apart (goal 0), timed with
-//              performance.now(); also counted: gaps under 999 ms, more than the worker's 1 ms clock explains.
+//              performance.now() where the carrier writes the part; also counted: gaps under 999 ms.
 //   simulator  `--numbers` numbers × `--per-number` messages (once per count given), account limit 100,000/s,
 //              the simulator carrier with a `--receipt-delay` ms receipt: messages/s out (goal ≥ 500/s).
 //   smpp       the same through the SMPP carrier (window `--window`) to an SMSC in this process (the integration
