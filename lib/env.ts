@@ -86,6 +86,8 @@ const schema = z.object({
     .min(0)
     .max(24 * 30)
     .default(24),
+  // Delivered and failed events, with their attempts, are deleted this long after their last scheduled attempt.
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
 });
 
 export type Env = z.infer<typeof schema>;
