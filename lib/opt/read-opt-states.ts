@@ -9,9 +9,6 @@ export interface DestinationOpt {
   lastFooterAt: Date | null;
 }
 
-// SQLite allows 999 parameters a statement; PostgreSQL reads a 1,000-destination send in two.
-const CHUNK = 900;
-
 interface Row {
   number: string;
   status: string;
@@ -53,13 +50,14 @@ export async function readOptStates(accountId: string, numbers: string[]): Promi
     for (const row of sqliteReader()(accountId, JSON.stringify(numbers))) add(row);
     return states;
   }
-  for (let i = 0; i < numbers.length; i += CHUNK) {
-    const rows = await db().optState.findMany({
-      where: { accountId, number: { in: numbers.slice(i, i + CHUNK) } },
-      select: { number: true, status: true, lastFooterAt: true },
-    });
-    for (const row of rows) add(row);
-  }
+  // PostgreSQL: one raw statement with the numbers as one array parameter (a Prisma findMany cost several times more
+  // of the main thread per send).
+  const rows = await db().$queryRawUnsafe<Row[]>(
+    `SELECT "number", "status", "lastFooterAt" FROM "OptState" WHERE "accountId" = $1 AND "number" = ANY($2::text[])`,
+    accountId,
+    numbers,
+  );
+  for (const row of rows) add(row);
   return states;
 }
 
