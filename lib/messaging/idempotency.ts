@@ -76,9 +76,17 @@ export async function checkIdempotency(
 /** True when a commit failed because a concurrent request with the same key committed first. */
 export function isDuplicateKeyError(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
-  const { code, meta, message } = error as { code?: string; meta?: { code?: string }; message?: string };
+  const { code, meta, message } = error as {
+    code?: string;
+    meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string } } };
+    message?: string;
+  };
   // Prisma's unique-constraint code; SQLite's from the send writer; PostgreSQL's unique_violation (23505) through a
-  // raw query (the PostgreSQL send writer), which Prisma reports as P2010.
+  // raw query (the PostgreSQL send writer), which Prisma reports as P2010 with the driver's error in `meta`.
   if (code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE") return true;
-  return code === "P2010" && (meta?.code === "23505" || /Code: `23505`/.test(message ?? ""));
+  const cause = meta?.driverAdapterError?.cause;
+  return (
+    code === "P2010" &&
+    (cause?.kind === "UniqueConstraintViolation" || cause?.originalCode === "23505" || /23505/.test(message ?? ""))
+  );
 }
