@@ -5,7 +5,7 @@ import type { OptOutcome } from "../opt/apply-opt-keyword";
 import { getOptSettings, parseOptSettings, updateOptSettings } from "../opt/opt-settings";
 import type { Command, CommandResult } from "./commands";
 import { e164, formatTable } from "./format-output";
-import { optionalString, requiredString, UsageError, type OptionValues } from "./read-arguments";
+import { optionalString, requiredString, UsageError, type OptionSpec, type OptionValues } from "./read-arguments";
 
 // Opt in/out for operators: the same services as the admin API, with "cli" as the actor in the audit trail.
 
@@ -60,6 +60,23 @@ function sinceOption(values: OptionValues, name: string): string | undefined {
   return value;
 }
 
+// The audit trail's filters, shared by `opt events` and `opt export`.
+const eventFilterOptions = {
+  account: { type: "string" },
+  number: { type: "string" },
+  since: { type: "string" },
+  until: { type: "string" },
+} satisfies OptionSpec;
+
+function eventFilter(values: OptionValues) {
+  return {
+    accountId: requiredString(values, "account", "<id>"),
+    number: optionalString(values, "number"),
+    since: sinceOption(values, "since"),
+    until: sinceOption(values, "until"),
+  };
+}
+
 export const optCommands: Command[] = [
   changeCommand("out"),
   changeCommand("in"),
@@ -90,21 +107,9 @@ export const optCommands: Command[] = [
     name: "opt events",
     synopsis: "--account <id> [--number <+E164>] [--since <date>] [--until <date>]",
     summary: "Show the opt audit trail of an account, newest first (at most 1,000 events; export gives all).",
-    options: {
-      account: { type: "string" },
-      number: { type: "string" },
-      since: { type: "string" },
-      until: { type: "string" },
-    },
+    options: eventFilterOptions,
     prepare({ values }) {
-      const accountId = requiredString(values, "account", "<id>");
-      const filter = {
-        accountId,
-        number: optionalString(values, "number"),
-        since: sinceOption(values, "since"),
-        until: sinceOption(values, "until"),
-        count: 1000,
-      };
+      const filter = { ...eventFilter(values), count: 1000 };
       return async () => {
         const page = await asAdmin(() => listOptEvents(filter));
         const rows = page.events.map((e) => [
@@ -125,20 +130,10 @@ export const optCommands: Command[] = [
     name: "opt export",
     synopsis: "--account <id> [--number <+E164>] [--since <date>] [--until <date>] > opt-events.csv",
     summary: "Write the opt audit trail as CSV (oldest first) on stdout.",
-    options: {
-      account: { type: "string" },
-      number: { type: "string" },
-      since: { type: "string" },
-      until: { type: "string" },
-    },
+    options: eventFilterOptions,
     prepare({ values }) {
-      const accountId = requiredString(values, "account", "<id>");
-      const filter = {
-        accountId,
-        number: optionalString(values, "number"),
-        since: sinceOption(values, "since"),
-        until: sinceOption(values, "until"),
-      };
+      const filter = eventFilter(values);
+      const { accountId } = filter;
       return async () => {
         const csv = await asAdmin(() => exportOptEventsCsv(filter));
         return { json: { accountId, csv }, text: csv };
