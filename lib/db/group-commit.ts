@@ -2,9 +2,9 @@ import { db, dbProvider } from "./client";
 import { env } from "../env";
 import { sqliteFilePath } from "./sqlite-path";
 import { SqliteSendWriter } from "./sqlite-send-writer";
-import { Prisma } from "./generated/sqlite/client";
+import type { Prisma } from "./generated/sqlite/client";
 import { logger } from "../log";
-import { insertRows, insertSdrs, type ColumnKind } from "./insert-rows";
+import { insertRows, SDR_COLUMNS, sdrValues, type ColumnKind } from "./insert-rows";
 
 // Group commit: concurrent sends are written in one transaction, so the disk sync that makes a commit durable is
 // paid once per batch instead of once per request. Each caller's promise settles only after its rows are
@@ -50,74 +50,83 @@ function sqliteWriter(): SqliteSendWriter {
   return holder.__parleySendWriter.writer;
 }
 
-async function writeBatch(writes: SendWrite[]): Promise<void> {
-  if (dbProvider() === "sqlite") {
-    await sqliteWriter().write(writes);
-    return;
-  }
-  // PostgreSQL: multi-row INSERTs in one transaction (Prisma's createMany cost about a millisecond a row here).
-  const messages = writes.flatMap((w) => w.messages);
-  const sdrs = writes.flatMap((w) => w.sdrs);
-  const keys = writes.flatMap((w) => (w.idempotency ? [w.idempotency] : []));
-  // PostgreSQL refuses to update one row twice in a statement: two sends of a batch may foot the same destination.
+/** The rows of one table in a batch, in `columns` order; `suffix` follows the VALUES (an upsert's ON CONFLICT). */
+export interface TableRows {
+  table: string;
+  columns: [name: string, kind: ColumnKind][];
+  rows: unknown[][];
+  suffix?: string;
+}
+
+/** A batch's rows, table by table: the one description both databases' writers use. */
+function batchRows(writes: SendWrite[]): TableRows[] {
+  // One statement may not change a row twice on PostgreSQL: two sends of a batch may foot the same destination.
   const footers = [
     ...new Map(writes.flatMap((w) => w.optStates ?? []).map((f) => [`${f.accountId} ${f.number}`, f])).values(),
   ];
+  return [
+    { table: "Message", columns: MESSAGE_COLUMNS, rows: writes.flatMap((w) => w.messages.map(messageValues)) },
+    {
+      table: "Sdr",
+      columns: SDR_COLUMNS,
+      rows: writes.flatMap((w) => w.sdrs.map((s) => sdrValues({ ...s, createdAt: new Date(s.createdAt) }))),
+    },
+    {
+      table: "IdempotencyRecord",
+      columns: KEY_COLUMNS,
+      rows: writes.flatMap((w) => (w.idempotency ? [keyValues(w.idempotency)] : [])),
+    },
+    {
+      // A row made only for the footer keeps status "" (no opt record).
+      table: "OptState",
+      columns: FOOTER_COLUMNS,
+      rows: footers.map((f) => [f.accountId, f.number, "", f.lastFooterAt]),
+      suffix: `ON CONFLICT ("accountId", "number") DO UPDATE SET "lastFooterAt" = excluded."lastFooterAt"`,
+    },
+  ].filter((t) => t.rows.length > 0);
+}
+
+async function writeBatch(writes: SendWrite[]): Promise<void> {
+  const tables = batchRows(writes);
+  if (dbProvider() === "sqlite") {
+    await sqliteWriter().write(tables);
+    return;
+  }
+  // PostgreSQL: multi-row INSERTs in one transaction (Prisma's createMany cost about a millisecond a row here).
   await db().$transaction(async (tx) => {
-    await insertRows(
-      tx,
-      "Message",
-      MESSAGE_COLUMNS,
-      messages.map((m) => [
-        m.id,
-        m.accountId,
-        m.direction,
-        m.messageType,
-        m.fromNumber,
-        m.toNumber,
-        m.body,
-        m.media ?? "[]",
-        m.numSegments,
-        m.encoding,
-        m.status,
-        m.rejectReason ?? null,
-        m.conversational ?? false,
-        m.bulk ?? false,
-        m.optLogic ?? false,
-        m.optStatus ?? "",
-        m.referenceId ?? null,
-        m.userId ?? null,
-        m.userType ?? null,
-        m.conversationId ?? null,
-        new Date(m.createdAt),
-        new Date(m.updatedAt ?? m.createdAt),
-      ]),
-    );
-    await insertSdrs(
-      tx,
-      sdrs.map((s) => ({ ...s, createdAt: new Date(s.createdAt) })),
-    );
-    await insertRows(
-      tx,
-      "IdempotencyRecord",
-      KEY_COLUMNS,
-      keys.map((k) => [
-        k.id,
-        k.accountId,
-        k.key,
-        k.requestHash,
-        k.statusCode,
-        k.responseBody,
-        new Date(k.createdAt ?? Date.now()),
-      ]),
-    );
-    if (footers.length > 0) {
-      // One statement whatever the count; a row only for the footer keeps status "" (no opt record).
-      const rows = footers.map((f) => Prisma.sql`(${f.accountId}, ${f.number}, '', ${f.lastFooterAt})`);
-      await tx.$executeRaw`INSERT INTO "OptState" ("accountId", "number", "status", "lastFooterAt") VALUES ${Prisma.join(rows)}
-        ON CONFLICT ("accountId", "number") DO UPDATE SET "lastFooterAt" = EXCLUDED."lastFooterAt"`;
-    }
+    for (const t of tables) await insertRows(tx, t.table, t.columns, t.rows, t.suffix);
   });
+}
+
+function messageValues(m: Prisma.MessageCreateManyInput): unknown[] {
+  return [
+    m.id,
+    m.accountId,
+    m.direction,
+    m.messageType,
+    m.fromNumber,
+    m.toNumber,
+    m.body,
+    m.media ?? "[]",
+    m.numSegments,
+    m.encoding,
+    m.status,
+    m.rejectReason ?? null,
+    m.conversational ?? false,
+    m.bulk ?? false,
+    m.optLogic ?? false,
+    m.optStatus ?? "",
+    m.referenceId ?? null,
+    m.userId ?? null,
+    m.userType ?? null,
+    m.conversationId ?? null,
+    new Date(m.createdAt),
+    new Date(m.updatedAt ?? m.createdAt),
+  ];
+}
+
+function keyValues(k: Prisma.IdempotencyRecordCreateManyInput): unknown[] {
+  return [k.id, k.accountId, k.key, k.requestHash, k.statusCode, k.responseBody, new Date(k.createdAt ?? Date.now())];
 }
 
 const MESSAGE_COLUMNS: [string, ColumnKind][] = [
@@ -153,6 +162,13 @@ const KEY_COLUMNS: [string, ColumnKind][] = [
   ["statusCode", "int"],
   ["responseBody", "text"],
   ["createdAt", "date"],
+];
+
+const FOOTER_COLUMNS: [string, ColumnKind][] = [
+  ["accountId", "text"],
+  ["number", "text"],
+  ["status", "text"],
+  ["lastFooterAt", "date"],
 ];
 
 let inFlight = 0;

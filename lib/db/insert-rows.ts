@@ -38,11 +38,16 @@ export function placeholder(position: number, kind: ColumnKind): string {
   return dbProvider() === "postgresql" ? `$${position}${PG_CAST[kind]}` : "?";
 }
 
+/**
+ * INSERTs `rows` (values in `columns` order) in as few statements as the parameter limit allows. `suffix` follows
+ * the VALUES, for an `ON CONFLICT …` clause.
+ */
 export async function insertRows(
   client: RawClient,
   table: string,
   columns: [name: string, kind: ColumnKind][],
   rows: unknown[][],
+  suffix = "",
 ): Promise<void> {
   if (rows.length === 0) return;
   const postgres = dbProvider() === "postgresql";
@@ -58,11 +63,19 @@ export async function insertRows(
       });
       return `(${placeholders.join(", ")})`;
     });
-    await client.$executeRawUnsafe(`INSERT INTO "${table}" (${names}) VALUES ${tuples.join(", ")}`, ...values);
+    await client.$executeRawUnsafe(
+      `INSERT INTO "${table}" (${names}) VALUES ${tuples.join(", ")}${suffix ? ` ${suffix}` : ""}`,
+      ...values,
+    );
   }
 }
 
-const SDR_COLUMNS: [string, ColumnKind][] = [
+/** A value in the form the SQLite adapter stores for a column of `kind` (for statements run outside Prisma). */
+export function sqliteBound(kind: ColumnKind, value: unknown): unknown {
+  return sqliteValue(kind, value);
+}
+
+export const SDR_COLUMNS: [string, ColumnKind][] = [
   ["messageId", "text"],
   ["accountId", "text"],
   ["status", "text"],
@@ -82,19 +95,19 @@ export interface SdrRow {
   createdAt: Date | string;
 }
 
+/** An SDR's values in SDR_COLUMNS order. */
+export function sdrValues(s: SdrRow): unknown[] {
+  return [
+    s.messageId,
+    s.accountId,
+    s.status,
+    s.statusDetails ?? "",
+    s.segmentNumber ?? null,
+    s.referenceId ?? null,
+    new Date(s.createdAt),
+  ];
+}
+
 export function insertSdrs(client: RawClient, sdrs: SdrRow[]): Promise<void> {
-  return insertRows(
-    client,
-    "Sdr",
-    SDR_COLUMNS,
-    sdrs.map((s) => [
-      s.messageId,
-      s.accountId,
-      s.status,
-      s.statusDetails ?? "",
-      s.segmentNumber ?? null,
-      s.referenceId ?? null,
-      new Date(s.createdAt),
-    ]),
-  );
+  return insertRows(client, "Sdr", SDR_COLUMNS, sdrs.map(sdrValues));
 }

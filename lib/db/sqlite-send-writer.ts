@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import type { SendWrite } from "./group-commit";
+import type { TableRows } from "./group-commit";
+import { sqliteBound } from "./insert-rows";
 
 // SQLite's hot path: the send batches of the group commit, written by a thread of their own with prepared
 // statements. Measured on 2 cores: Prisma's createMany costs about 1 ms per message row here (capping sends near
@@ -30,13 +31,20 @@ export class SqliteSendWriter {
     });
   }
 
-  /** All writes in one durable transaction; rejects (and writes nothing) if any row fails. */
-  write(writes: SendWrite[]): Promise<void> {
+  /** All rows in one durable transaction; rejects (and writes nothing) if any row fails. */
+  write(tables: TableRows[]): Promise<void> {
     const id = this.nextId++;
+    // One prepared single-row statement per table (the thread keeps them), values already in SQLite's stored forms.
+    const steps = tables.map(({ table, columns, rows, suffix }) => ({
+      sql: `INSERT INTO "${table}" (${columns.map(([name]) => `"${name}"`).join(", ")}) VALUES (${columns
+        .map(() => "?")
+        .join(", ")})${suffix ? ` ${suffix}` : ""}`,
+      rows: rows.map((row) => row.map((value, i) => sqliteBound(columns[i]![1], value))),
+    }));
     return new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.ref();
-      this.worker.postMessage({ id, writes });
+      this.worker.postMessage({ id, steps });
     }).finally(() => {
       if (this.pending.size === 0) this.worker.unref();
     });
