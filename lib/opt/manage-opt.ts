@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "../api/api-error";
+import { parseInput } from "../api/parse-input";
 import type { AdminActor } from "../api/with-admin";
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
@@ -75,19 +76,7 @@ export const optChangeInput = z
   .strict();
 
 export function parseOptChange(body: unknown): z.infer<typeof optChangeInput> {
-  const parsed = optChangeInput.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.join(".");
-    throw new ApiError("InvalidRequest", {
-      detail:
-        issue.code === "unrecognized_keys"
-          ? `unknown field(s): ${issue.keys.join(", ")}; expected number, action, note`
-          : `${field}: ${issue.message}`,
-      field: field || undefined,
-    });
-  }
-  return parsed.data;
+  return parseInput(optChangeInput, body);
 }
 
 type EventRow = Awaited<ReturnType<ReturnType<typeof db>["optEvent"]["create"]>>;

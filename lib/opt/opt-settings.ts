@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "../api/api-error";
+import { parseInput } from "../api/parse-input";
 import { db, type Db } from "../db/client";
 import { DEFAULT_FOOTER } from "./append-footer";
 
@@ -83,17 +84,5 @@ export async function updateOptSettings(accountId: string, input: OptSettingsInp
 
 /** Parses an admin's settings body, with the first problem as the detail. */
 export function parseOptSettings(body: unknown): OptSettingsInput {
-  const parsed = optSettingsInput.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.join(".");
-    throw new ApiError("InvalidRequest", {
-      detail:
-        issue.code === "unrecognized_keys"
-          ? `unknown field(s): ${issue.keys.join(", ")}; expected footer, stopReply, startReply, helpReply`
-          : `${field}: ${issue.message}`,
-      field: field || undefined,
-    });
-  }
-  return parsed.data;
+  return parseInput(optSettingsInput, body);
 }

@@ -1,6 +1,6 @@
 import { withAdmin, adminResult } from "@/lib/api/with-admin";
 import { readJson } from "@/lib/api/read-json";
-import { parseInput } from "@/lib/webhooks/parse-input";
+import { parseInput } from "@/lib/api/parse-input";
 import {
   getWebhookSettings,
   removeWebhook,

@@ -1,5 +1,5 @@
 import { withAdmin, adminResult } from "@/lib/api/with-admin";
-import { parseInput, queryObject } from "@/lib/webhooks/parse-input";
+import { parseInput, queryObject } from "@/lib/api/parse-input";
 import { eventQuery, listWebhookEvents } from "@/lib/webhooks/webhook-log";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withAdmin, adminResult } from "@/lib/api/with-admin";
-import { parseInput, queryObject } from "@/lib/webhooks/parse-input";
+import { parseInput, queryObject } from "@/lib/api/parse-input";
 import { rotateWebhookSecret } from "@/lib/webhooks/manage-webhook";
 
 export const dynamic = "force-dynamic";
