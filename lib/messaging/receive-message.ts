@@ -48,25 +48,24 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
       },
       update: { lastMessageAt: at },
     });
-    await tx.message.create({
-      data: {
-        id: messageId,
-        accountId: number.accountId,
-        direction: "inbound",
-        messageType: message.media.length > 0 ? "mms" : "sms",
-        fromNumber: message.from,
-        toNumber: message.to,
-        body: message.text,
-        media: JSON.stringify(message.media),
-        numSegments: message.media.length > 0 ? 1 : Math.max(message.numSegments, segments.numSegments),
-        encoding: segments.encoding,
-        status: "",
-        conversational: true,
-        conversationId: conversation.id,
-        createdAt: at,
-        updatedAt: at,
-      },
-    });
+    const stored = {
+      id: messageId,
+      accountId: number.accountId,
+      direction: "inbound",
+      messageType: message.media.length > 0 ? "mms" : "sms",
+      fromNumber: message.from,
+      toNumber: message.to,
+      body: message.text,
+      media: JSON.stringify(message.media),
+      numSegments: message.media.length > 0 ? 1 : Math.max(message.numSegments, segments.numSegments),
+      encoding: segments.encoding,
+      status: "",
+      conversational: true,
+      conversationId: conversation.id,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await tx.message.create({ data: stored });
     await tx.sdr.create({
       data: {
         messageId,
@@ -76,7 +75,7 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
         createdAt: at,
       },
     });
-    await enqueueInboundEvent(tx, messageId);
+    await enqueueInboundEvent(tx, stored);
     const opt = await applyOptKeyword(tx, {
       accountId: number.accountId,
       accountNumber: message.to,

@@ -72,23 +72,8 @@ function notifyEventsWritten(): void {
   for (const listener of listeners) setImmediate(listener);
 }
 
-/** The inbound-message event of a message just stored by `receiveMessage` (same transaction). */
-export async function enqueueInboundEvent(tx: Tx, messageId: string): Promise<void> {
-  const message = await tx.message.findUnique({
-    where: { id: messageId },
-    select: {
-      id: true,
-      accountId: true,
-      fromNumber: true,
-      toNumber: true,
-      body: true,
-      media: true,
-      messageType: true,
-      numSegments: true,
-      createdAt: true,
-    },
-  });
-  if (!message) return;
+/** The inbound-message event of a message just stored by `receiveMessage` (same transaction), from its row. */
+export async function enqueueInboundEvent(tx: Tx, message: Parameters<typeof inboundPayload>[0]): Promise<void> {
   const endpoint = await tx.webhookEndpoint.findUnique({
     where: { accountId: message.accountId },
     select: { accountId: true },
