@@ -1,7 +1,7 @@
 import { db, dbProvider } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
 import type { DeliveryReceipt, ReceiptStatus } from "../carriers/carrier";
-import { insertSdrs, type SdrRow } from "../db/insert-rows";
+import { boundValue, insertSdrs, placeholder, type SdrRow } from "../db/insert-rows";
 import { sdr } from "./sdr-writer";
 import { finalStatus } from "./final-status";
 import { enqueueDeliveryStatusEvents } from "../webhooks/enqueue-events";
@@ -96,17 +96,15 @@ export async function recordReceipts(receipts: DeliveryReceipt[]): Promise<Recei
 
 /** Sets waiting parts' answers; returns the carrier ids of the parts this statement changed. */
 async function claimParts(tx: Tx, carrierIds: string[], status: ReceiptStatus, at: Date): Promise<string[]> {
-  const postgres = dbProvider() === "postgresql";
   const claimed: string[] = [];
   for (let offset = 0; offset < carrierIds.length; offset += 10_000) {
     const chunk = carrierIds.slice(offset, offset + 10_000);
-    const placeholders = chunk.map((_, i) => (postgres ? `$${i + 3}` : "?")).join(", ");
+    const values: unknown[] = [boundValue("text", status), boundValue("date", at)];
+    const list = chunk.map((id) => (values.push(id), placeholder(values.length, "text"))).join(", ");
     const rows = await tx.$queryRawUnsafe<{ carrierMessageId: string }[]>(
-      `UPDATE "MessagePart" SET "status" = ${postgres ? "$1" : "?"}, "receiptAt" = ${postgres ? "$2::timestamp(3)" : "?"}
-       WHERE "status" = 'wait_dlr' AND "carrierMessageId" IN (${placeholders}) RETURNING "carrierMessageId"`,
-      status,
-      postgres ? at.toISOString() : at.toISOString().replace("Z", "+00:00"),
-      ...chunk,
+      `UPDATE "MessagePart" SET "status" = ${placeholder(1, "text")}, "receiptAt" = ${placeholder(2, "date")}
+       WHERE "status" = 'wait_dlr' AND "carrierMessageId" IN (${list}) RETURNING "carrierMessageId"`,
+      ...values,
     );
     for (const row of rows) claimed.push(row.carrierMessageId);
   }

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { db, dbProvider } from "../db/client";
 import { logger } from "../log";
-import { insertRows, insertSdrs, type SdrRow } from "../db/insert-rows";
+import { boundValue, insertRows, insertSdrs, type SdrRow } from "../db/insert-rows";
 import { onEventsWritten } from "./enqueue-events";
 import { postWebhook, type WebhookResponse } from "./post-webhook";
 import { signingSecrets } from "./manage-webhook";
@@ -44,11 +44,8 @@ interface Target {
 const TARGET_CACHE_MS = 2000;
 const WAKE_MS = 5;
 
-// Dates in raw SQL: SQLite keeps Prisma's DateTime as ISO text ("…+00:00"), compared as text; PostgreSQL as
-// timestamp(3).
-function dateParam(date: Date): string {
-  return dbProvider() === "postgresql" ? date.toISOString() : date.toISOString().replace("Z", "+00:00");
-}
+// Dates in raw SQL, in the form each database stores (SQLite compares them as text).
+const dateParam = (date: Date) => boundValue("date", date) as string;
 
 /**
  * Delivers the outbox (WebhookEvent) to the accounts' URLs: claims due events with a lease (several processes may
