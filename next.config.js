@@ -3,6 +3,8 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // forbidden() answers an agent on an admin page with the 403 page (app/forbidden.tsx).
+  experimental: { authInterrupts: true },
   // Native and server-only packages are loaded by Node at run time, not bundled.
   serverExternalPackages: [
     "better-sqlite3",

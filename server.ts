@@ -11,6 +11,7 @@ import { disconnectDb } from "./lib/db/client";
 import { describeDemo, ensureDemo, type DemoCredentials } from "./lib/accounts/create-demo";
 import { sendWebResponse, toHandlerRequest } from "./lib/http/node-bridge";
 import { requestIdFrom } from "./lib/api/request-id";
+import { CLIENT_IP_HEADER } from "./lib/auth/auth-options";
 import { startConfiguredWorker } from "./lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
 import * as messagesRoute from "./app/v3/messages/route";
@@ -91,6 +92,13 @@ async function main(): Promise<void> {
       }
       return;
     }
+    // The client's address for sign-in throttling and the audit trail; never what the client claims itself.
+    const forwarded = config.TRUST_PROXY
+      ? String(req.headers["x-forwarded-for"] ?? "")
+          .split(",")[0]!
+          .trim()
+      : "";
+    req.headers[CLIENT_IP_HEADER] = forwarded || req.socket.remoteAddress || "";
     if (!pathname.startsWith("/v3") && !res.hasHeader("x-request-id"))
       res.setHeader("x-request-id", requestIdFrom({ get: (n) => (req.headers[n] as string | undefined) ?? null }));
     await nextHandler(req, res);

@@ -20,6 +20,9 @@ const schema = z.object({
   // Secret for portal sessions. When unset, one is generated once and kept in the data directory.
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   PARLEY_DATA_DIR: z.string().default("./data"),
+  // Behind a reverse proxy: take the client's address from the first X-Forwarded-For entry (sign-in throttling and
+  // the audit trail), instead of the connection's.
+  TRUST_PROXY: boolean.default(false),
   // Create the demo account, user, numbers and key on an empty database at start-up.
   PARLEY_DEMO: boolean.default(true),
   // Development mode: Next.js compiles pages on demand instead of serving the production build.

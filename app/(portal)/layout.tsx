@@ -1,33 +1,31 @@
-import Link from "next/link";
-import { redirect } from "next/navigation";
-import { getServerSession } from "next-auth";
 import type { ReactNode } from "react";
-import { authOptions } from "@/lib/auth/auth-options";
-import { portalUser } from "@/lib/auth/portal-session";
-import { SignOutButton } from "@/components/portal/sign-out-button";
+import { requireUser } from "@/components/portal/require-user";
+import { PortalViewerProvider } from "@/components/portal/portal-context";
+import { Sidebar } from "@/components/portal/sidebar";
+import { QueryProvider } from "@/components/ui/query-provider";
+import { accountName } from "@/lib/accounts/account-settings";
+import { env } from "@/lib/env";
+
+export const dynamic = "force-dynamic";
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
-  const user = portalUser(await getServerSession(authOptions));
-  if (!user) redirect("/login");
+  const user = await requireUser();
+  const viewer = {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    accountId: user.accountId,
+    accountName: await accountName(user.accountId),
+  };
   return (
-    <div className="min-h-screen">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-5xl items-center justify-between px-6 py-3">
-          <Link href="/" className="text-lg font-semibold text-indigo-700">
-            Parley
-          </Link>
-          <nav className="flex items-center gap-5 text-sm">
-            <Link href="/docs" className="text-slate-600 hover:text-slate-900">
-              API docs
-            </Link>
-            <span className="text-slate-400">
-              {user.email} · {user.role}
-            </span>
-            <SignOutButton />
-          </nav>
+    <PortalViewerProvider viewer={viewer}>
+      <QueryProvider>
+        <div className="min-h-screen md:pl-56">
+          <Sidebar showSimulator={env().CARRIER === "simulator"} />
+          <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 md:py-8">{children}</main>
         </div>
-      </header>
-      <main className="mx-auto max-w-5xl px-6 py-8">{children}</main>
-    </div>
+      </QueryProvider>
+    </PortalViewerProvider>
   );
 }

@@ -22,11 +22,12 @@ function Form() {
     });
     setBusy(false);
     if (!result || result.error) {
-      setError("Wrong email or password.");
+      // A throttled sign-in says how long to wait; anything else is the same answer for a wrong email or password.
+      setError(result?.error?.startsWith("Too many") ? result.error : "Wrong email or password.");
       return;
     }
     const next = params.get("callbackUrl");
-    router.push(next && next.startsWith("/") ? next : "/");
+    router.push(next && next.startsWith("/") && !next.startsWith("//") ? next : "/");
     router.refresh();
   }
 

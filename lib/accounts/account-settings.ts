@@ -19,3 +19,8 @@ export async function getAccountSettings(accountId: string) {
   if (!account) throw new ApiError("NotFound", { detail: `no account ${accountId}` });
   return { ...account, createdAt: account.createdAt.toISOString() };
 }
+
+export async function accountName(accountId: string): Promise<string> {
+  const account = await db().account.findUnique({ where: { id: accountId }, select: { name: true } });
+  return account?.name ?? "";
+}

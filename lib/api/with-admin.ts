@@ -1,21 +1,24 @@
-import { getServerSession } from "next-auth";
 import { ApiError } from "./api-error";
 import { authenticate } from "./authenticate";
 import { successEnvelope, jsonResponse, type Envelope } from "./envelope";
 import { requestIdFrom } from "./request-id";
 import { errorResponse, type RouteContext, type RouteHandler } from "./with-api-key";
-import { authOptions } from "../auth/auth-options";
-import { portalUser } from "../auth/portal-session";
+import { currentPortalUser } from "../auth/portal-session";
 import { logger, type Logger } from "../log";
+import { CLIENT_IP_HEADER } from "../auth/auth-options";
 
-/** Who acts through the admin API: an admin of the portal, or the account's own API key (for automation). */
-export type AdminActor = { kind: "user"; userId: string; email: string } | { kind: "apiKey"; apiKeyId: string };
+/** Who acts through the admin API: a portal user, or the account's own API key (for automation). */
+export type AdminActor =
+  | { kind: "user"; userId: string; email: string; name: string; role: "admin" | "agent" }
+  | { kind: "apiKey"; apiKeyId: string };
 
 export interface AdminContext {
   req: Request;
   /** The account named in the path, already checked against the actor. */
   accountId: string;
   actor: AdminActor;
+  /** The client's address, for the audit trail. */
+  ip: string;
   requestId: string;
   log: Logger;
   params: Record<string, string | string[] | undefined>;
@@ -23,33 +26,41 @@ export interface AdminContext {
 
 export type AdminHandler = (ctx: AdminContext) => Promise<Envelope | Response>;
 
-async function adminActor(req: Request): Promise<{ accountId: string; actor: AdminActor }> {
+async function adminActor(
+  req: Request,
+  agents: boolean,
+): Promise<{ accountId: string; actor: AdminActor; ip: string }> {
+  const ip = req.headers.get(CLIENT_IP_HEADER) ?? "";
   // API credentials (the apikey or Authorization header) are taken alone: a bad key is 401 even beside a session.
   if (req.headers.has("apikey") || req.headers.has("authorization")) {
     const principal = await authenticate(req.headers);
-    return { accountId: principal.accountId, actor: { kind: "apiKey", apiKeyId: principal.apiKeyId } };
+    return { accountId: principal.accountId, actor: { kind: "apiKey", apiKeyId: principal.apiKeyId }, ip };
   }
-  const user = portalUser(await getServerSession(authOptions));
+  // Read again from the database on every request: a disabled user or a changed role counts at once.
+  const user = await currentPortalUser();
   if (!user) throw new ApiError("Unauthorized");
-  // Agents chat with phones; settings, logs and audit trails are for the account's admins.
-  if (user.role !== "admin") throw new ApiError("Forbidden", { detail: "an admin of the account is required" });
-  return { accountId: user.accountId, actor: { kind: "user", userId: user.id, email: user.email } };
+  // Agents chat with phones and read messages; settings, logs and audit trails are for the account's admins.
+  if (user.role !== "admin" && !agents)
+    throw new ApiError("Forbidden", { detail: "an admin of the account is required" });
+  const actor = { kind: "user" as const, userId: user.id, email: user.email, name: user.name, role: user.role };
+  return { accountId: user.accountId, actor, ip };
 }
 
 /**
  * An admin API route under /api/admin/accounts/{accountId}/…: the portal's settings pages and operators' scripts.
  * Credentials are a portal session of an admin of the account, or an API key of the account; another account's
- * id is 403. Answers use the v3 envelope and error codes, so clients parse one shape.
+ * id is 403. Answers use the v3 envelope and error codes, so clients parse one shape. `agents: true` lets the
+ * account's agents in too (the read-only and conversation routes); every other route is for admins.
  */
-export function withAdmin(handler: AdminHandler): RouteHandler {
+export function withAdmin(handler: AdminHandler, options: { agents?: boolean } = {}): RouteHandler {
   return async (req: Request, routeCtx?: RouteContext) => {
     const requestId = requestIdFrom(req.headers);
     const log = logger().child({ reqId: requestId });
     try {
-      const { accountId, actor } = await adminActor(req);
+      const { accountId, actor, ip } = await adminActor(req, options.agents ?? false);
       const params = (await routeCtx?.params) ?? {};
       if (params.accountId !== undefined && params.accountId !== accountId) throw new ApiError("Forbidden");
-      const result = await handler({ req, accountId, actor, requestId, log, params });
+      const result = await handler({ req, accountId, actor, ip, requestId, log, params });
       if (result instanceof Response) {
         result.headers.set("x-request-id", requestId);
         return result;

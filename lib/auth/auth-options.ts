@@ -3,6 +3,8 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { db } from "../db/client";
 import { verifyPassword } from "./passwords";
+import { blockedUntil, clearSignInFailures, recordSignInFailure, throttleKeys } from "./sign-in-throttle";
+import { recordAudit } from "../audit/audit-trail";
 
 // Portal sign-in: email and password of a portal user, JWT sessions. Portal sessions never authenticate the
 // REST API, and API keys never the portal (the decision).
@@ -19,15 +21,51 @@ export interface PortalUser {
   role: "admin" | "agent";
 }
 
-export async function authorizePortalUser(input: unknown): Promise<PortalUser | null> {
+/** A sign-in refused for too many failures: its message is what the sign-in form shows. */
+export class SignInThrottled extends Error {
+  constructor(readonly until: Date) {
+    const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
+    const wait = seconds >= 90 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+    super(`Too many failed sign-ins. Try again in ${wait}.`);
+    this.name = "SignInThrottled";
+  }
+}
+
+/**
+ * Checks an email and password. Failures are throttled per email and per client address (a growing delay, then a
+ * lock: lib/auth/sign-in-throttle.ts) and every outcome goes into the account's audit trail.
+ */
+export async function authorizePortalUser(input: unknown, ip = ""): Promise<PortalUser | null> {
   const parsed = credentials.safeParse(input);
   if (!parsed.success) return null;
-  const user = await db().user.findUnique({ where: { email: parsed.data.email } });
+  const { email, password } = parsed.data;
+  const keys = throttleKeys(email, ip);
+  const blocked = await blockedUntil(keys);
+  const user = await db().user.findUnique({ where: { email } });
+  if (blocked) {
+    await recordAudit({ accountId: user?.accountId ?? null, actor: "", action: "signin.locked", target: email, ip });
+    throw new SignInThrottled(blocked);
+  }
   // Verify against a dummy hash when the user is unknown, so timing does not tell which emails exist.
   const hash =
     user?.passwordHash ?? "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
-  const ok = await verifyPassword(parsed.data.password, hash);
-  if (!user || !ok) return null;
+  const ok = await verifyPassword(password, hash);
+  if (!user || !ok || user.disabledAt) {
+    const { locked } = await recordSignInFailure(keys);
+    const detail = !user ? "unknown email" : user.disabledAt && ok ? "user disabled" : "wrong password";
+    await recordAudit({
+      accountId: user?.accountId ?? null,
+      actor: "",
+      action: "signin.failed",
+      target: email,
+      detail: locked ? `${detail}; locked` : detail,
+      ip,
+    });
+    return null;
+  }
+  await clearSignInFailures(email);
+  await db().user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() } });
+  await recordAudit({ accountId: user.accountId, actor: `user:${user.email}`, action: "signin.succeeded", ip });
   return {
     id: user.id,
     email: user.email,
@@ -37,6 +75,17 @@ export async function authorizePortalUser(input: unknown): Promise<PortalUser | 
   };
 }
 
+/** The client address server.ts put on the request (next-auth hands authorize the headers as an object). */
+function clientIp(req: { headers?: unknown } | undefined): string {
+  const headers = req?.headers as Record<string, string | string[] | undefined> | Headers | undefined;
+  if (!headers) return "";
+  const value = headers instanceof Headers ? headers.get(CLIENT_IP_HEADER) : headers[CLIENT_IP_HEADER];
+  return (Array.isArray(value) ? value[0] : value) ?? "";
+}
+
+/** Set by server.ts from the socket (or X-Forwarded-For behind a trusted proxy); a client's own copy is replaced. */
+export const CLIENT_IP_HEADER = "x-parley-client-ip";
+
 export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
   pages: { signIn: "/login" },
@@ -44,7 +93,7 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      authorize: (input) => authorizePortalUser(input),
+      authorize: (input, req) => authorizePortalUser(input, clientIp(req)),
     }),
   ],
   callbacks: {

@@ -1,5 +1,8 @@
-import type { Session } from "next-auth";
-import type { PortalSession } from "./auth-options";
+import { getServerSession, type Session } from "next-auth";
+import { authOptions, type PortalSession } from "./auth-options";
+import { db } from "../db/client";
+
+export type PortalUser = PortalSession["user"] & { name: string };
 
 /** The portal user of a next-auth session, or null when there is none (or it lacks the account). */
 export function portalUser(session: Session | null): PortalSession["user"] | null {
@@ -12,4 +15,30 @@ export function portalUser(session: Session | null): PortalSession["user"] | nul
     accountId: user.accountId,
     role: user.role === "admin" ? "admin" : "agent",
   };
+}
+
+/**
+ * The signed-in user of this request, read again from the database: a disabled or deleted user has no session
+ * any more, and a changed role counts from the next request, not from when the session's token expires.
+ */
+export async function userOfSession(session: Session | null): Promise<PortalUser | null> {
+  const claimed = portalUser(session);
+  if (!claimed) return null;
+  const user = await db().user.findUnique({
+    where: { id: claimed.id },
+    select: { id: true, email: true, name: true, accountId: true, role: true, disabledAt: true },
+  });
+  if (!user || user.disabledAt || user.accountId !== claimed.accountId) return null;
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    accountId: user.accountId,
+    role: user.role === "admin" ? "admin" : "agent",
+  };
+}
+
+/** The signed-in user of the current request (server components, route handlers), or null. */
+export async function currentPortalUser(): Promise<PortalUser | null> {
+  return userOfSession(await getServerSession(authOptions));
 }

@@ -1,19 +1,12 @@
 import { z } from "zod";
 import { ApiError } from "../api/api-error";
 import { parseInput } from "../api/parse-input";
-import type { AdminActor } from "../api/with-admin";
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { validTn } from "../messaging/phone-number";
 import { POSSIBLE_OPT_OUT } from "./apply-opt-keyword";
 
 export type OptAction = "in" | "out";
-
-/** How the audit trail names who acted: a portal admin by e-mail, a key by id, or the operator's CLI. */
-export function actorLabel(actor: AdminActor | "cli"): string {
-  if (actor === "cli") return "cli";
-  return actor.kind === "user" ? `user:${actor.email}` : `apiKey:${actor.apiKeyId}`;
-}
 
 function phoneDigits(number: string): string {
   const digits = validTn(number);

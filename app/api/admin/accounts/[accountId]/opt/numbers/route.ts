@@ -1,6 +1,7 @@
 import { withAdmin, adminResult } from "@/lib/api/with-admin";
 import { readJson } from "@/lib/api/read-json";
-import { actorLabel, listOptStates, parseOptChange, setOptStatus } from "@/lib/opt/manage-opt";
+import { actorLabel } from "@/lib/audit/audit-trail";
+import { listOptStates, parseOptChange, setOptStatus } from "@/lib/opt/manage-opt";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,17 @@
+import { forbidden, redirect } from "next/navigation";
+import { currentPortalUser, type PortalUser } from "@/lib/auth/portal-session";
+
+// Every portal page asks one of these first: the user is read again from the database on each request, so a
+// disabled user is signed out and a changed role applies at once; an agent on an admin page gets the 403 page.
+
+export async function requireUser(): Promise<PortalUser> {
+  const user = await currentPortalUser();
+  if (!user) redirect("/login");
+  return user;
+}
+
+export async function requireAdmin(): Promise<PortalUser> {
+  const user = await requireUser();
+  if (user.role !== "admin") forbidden();
+  return user;
+}

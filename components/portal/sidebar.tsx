@@ -1,0 +1,103 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useState } from "react";
+import { SignOutButton } from "./sign-out-button";
+import { useViewer } from "./portal-context";
+
+interface NavItem {
+  href: string;
+  label: string;
+  adminOnly: boolean;
+}
+
+// The UI contract: these names and routes are stable (bookmarks, browser tests).
+export const navItems: NavItem[] = [
+  { href: "/", label: "Dashboard", adminOnly: true },
+  { href: "/conversations", label: "Conversations", adminOnly: false },
+  { href: "/messages", label: "Messages", adminOnly: false },
+  { href: "/numbers", label: "Numbers", adminOnly: true },
+  { href: "/keys", label: "API keys", adminOnly: true },
+  { href: "/webhook", label: "Webhook", adminOnly: true },
+  { href: "/opt-outs", label: "Opt-outs", adminOnly: true },
+  { href: "/users", label: "Users", adminOnly: true },
+  { href: "/settings", label: "Settings", adminOnly: true },
+  { href: "/simulator", label: "Phone simulator", adminOnly: true },
+];
+
+function isActive(pathname: string, href: string): boolean {
+  return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
+}
+
+export function Sidebar({ showSimulator }: { showSimulator: boolean }) {
+  const viewer = useViewer();
+  const pathname = usePathname();
+  const [open, setOpen] = useState(false);
+  const items = navItems.filter(
+    (item) => (viewer.role === "admin" || !item.adminOnly) && (item.href !== "/simulator" || showSimulator),
+  );
+  return (
+    <aside className="border-b border-slate-800 bg-slate-900 text-slate-200 md:fixed md:inset-y-0 md:left-0 md:flex md:w-56 md:flex-col md:border-b-0">
+      <div className="flex items-center justify-between px-4 py-3 md:py-5">
+        <Link href={viewer.role === "admin" ? "/" : "/conversations"} className="text-lg font-semibold text-white">
+          Parley
+        </Link>
+        <button
+          type="button"
+          className="rounded px-2 py-1 text-sm text-slate-300 hover:bg-slate-800 md:hidden"
+          aria-expanded={open}
+          aria-controls="portal-nav"
+          onClick={() => setOpen((v) => !v)}
+        >
+          Menu
+        </button>
+      </div>
+      <nav
+        id="portal-nav"
+        aria-label="Portal"
+        className={`${open ? "block" : "hidden"} px-2 pb-3 md:block md:flex-1 md:overflow-y-auto`}
+      >
+        <ul className="space-y-0.5">
+          {items.map((item) => {
+            const active = isActive(pathname, item.href);
+            return (
+              <li key={item.href}>
+                <Link
+                  href={item.href}
+                  onClick={() => setOpen(false)}
+                  aria-current={active ? "page" : undefined}
+                  className={`block rounded-md px-3 py-2 text-sm ${active ? "bg-slate-800 font-medium text-white" : "text-slate-300 hover:bg-slate-800/60 hover:text-white"}`}
+                >
+                  {item.label}
+                </Link>
+              </li>
+            );
+          })}
+          <li>
+            <a
+              href="/docs"
+              className="block rounded-md px-3 py-2 text-sm text-slate-400 hover:bg-slate-800/60 hover:text-white"
+            >
+              API docs
+            </a>
+          </li>
+        </ul>
+      </nav>
+      <div className={`${open ? "block" : "hidden"} border-t border-slate-800 px-4 py-3 text-sm md:block`}>
+        <p className="truncate font-medium text-white" title={viewer.email}>
+          {viewer.name || viewer.email}
+        </p>
+        <p className="truncate text-xs text-slate-400">
+          {viewer.email} · {viewer.role}
+        </p>
+        <p className="truncate text-xs text-slate-500" title={viewer.accountId}>
+          {viewer.accountName}
+        </p>
+        <div className="mt-2">
+          <SignOutButton />
+        </div>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,82 @@
+import { db } from "../db/client";
+import { uuidv7 } from "../db/ids";
+import type { AdminActor } from "../api/with-admin";
+
+// The account's audit trail (model AuditEvent): who signed in, and who changed keys, users, numbers, the webhook
+// and settings. Written beside the change; never updated or deleted.
+export type AuditAction =
+  | "signin.succeeded"
+  | "signin.failed"
+  | "signin.locked"
+  | "key.created"
+  | "key.revoked"
+  | "user.created"
+  | "user.updated"
+  | "number.provisioned"
+  | "number.released"
+  | "number.updated"
+  | "webhook.updated"
+  | "webhook.removed"
+  | "webhook.secret_rotated"
+  | "settings.updated";
+
+export interface AuditEntry {
+  accountId: string | null;
+  actor: string;
+  action: AuditAction;
+  target?: string;
+  detail?: string;
+  ip?: string;
+}
+
+type AuditWriter = Pick<ReturnType<typeof db>, "auditEvent">;
+
+export async function recordAudit(entry: AuditEntry, client: AuditWriter = db()): Promise<void> {
+  await client.auditEvent.create({
+    data: {
+      id: uuidv7(),
+      accountId: entry.accountId,
+      actor: entry.actor,
+      action: entry.action,
+      target: entry.target ?? "",
+      detail: entry.detail ?? "",
+      ip: entry.ip ?? "",
+      createdAt: new Date(),
+    },
+  });
+}
+
+/** How the audit trails (this one and the opt-out one) name who acted: a portal user by e-mail, a key by id, or
+ * the operator's CLI. */
+export function actorLabel(actor: AdminActor | "cli"): string {
+  if (actor === "cli") return "cli";
+  return actor.kind === "user" ? `user:${actor.email}` : `apiKey:${actor.apiKeyId}`;
+}
+
+export async function listAudit(input: { accountId: string; action?: string; start: number; count: number }) {
+  const where = {
+    accountId: input.accountId,
+    ...(input.action ? { action: { startsWith: input.action } } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    db().auditEvent.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: input.start,
+      take: input.count,
+    }),
+    db().auditEvent.count({ where }),
+  ]);
+  return {
+    total,
+    events: rows.map((r) => ({
+      id: r.id,
+      actor: r.actor,
+      action: r.action,
+      target: r.target,
+      detail: r.detail,
+      ip: r.ip,
+      createdAt: r.createdAt.toISOString(),
+    })),
+  };
+}

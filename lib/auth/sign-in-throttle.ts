@@ -1,0 +1,65 @@
+import { db } from "../db/client";
+
+// Sign-in throttling, per email and per client address, shared by every server through the database.
+// The first FREE_FAILURES failures cost nothing; each one after makes the next attempt wait twice as long
+// (1 s, 2 s, 4 s, … up to MAX_DELAY); LOCK_AFTER failures lock the key for LOCK_SECONDS. Failures older than
+// WINDOW_SECONDS are forgotten. A successful sign-in clears the email's count (not the address's: one address
+// guessing at many emails stays slowed down).
+export const throttlePolicy = {
+  FREE_FAILURES: 3,
+  MAX_DELAY_SECONDS: 30,
+  LOCK_AFTER: 10,
+  LOCK_SECONDS: 15 * 60,
+  WINDOW_SECONDS: 15 * 60,
+};
+
+export function throttleKeys(email: string, ip: string): string[] {
+  const keys = [`email:${email.trim().toLowerCase()}`];
+  if (ip) keys.push(`ip:${ip}`);
+  return keys;
+}
+
+/** When the next attempt may be checked after `failures` failures in a row, or null when at once. */
+export function blockAfter(failures: number, at: Date, policy = throttlePolicy): Date | null {
+  if (failures >= policy.LOCK_AFTER) return new Date(at.getTime() + policy.LOCK_SECONDS * 1000);
+  if (failures < policy.FREE_FAILURES) return null;
+  const delay = Math.min(2 ** (failures - policy.FREE_FAILURES), policy.MAX_DELAY_SECONDS);
+  return new Date(at.getTime() + delay * 1000);
+}
+
+/** The time until which any of the keys is blocked, or null when all may try now. */
+export async function blockedUntil(keys: string[], now = new Date()): Promise<Date | null> {
+  const rows = await db().signInThrottle.findMany({ where: { key: { in: keys } } });
+  let until: Date | null = null;
+  for (const row of rows) {
+    if (row.blockedUntil && row.blockedUntil > now && (!until || row.blockedUntil > until)) until = row.blockedUntil;
+  }
+  return until;
+}
+
+/** Counts a failure against every key; answers whether one of them is now locked (not just delayed). */
+export async function recordSignInFailure(keys: string[], now = new Date()): Promise<{ locked: boolean }> {
+  let locked = false;
+  for (const key of keys) {
+    const row = await db().signInThrottle.findUnique({ where: { key } });
+    const fresh = !row || now.getTime() - row.lastFailureAt.getTime() > throttlePolicy.WINDOW_SECONDS * 1000;
+    const failures = fresh ? 1 : row.failures + 1;
+    const until = blockAfter(failures, now);
+    if (failures >= throttlePolicy.LOCK_AFTER) locked = true;
+    await db().signInThrottle.upsert({
+      where: { key },
+      create: { key, failures, firstFailureAt: now, lastFailureAt: now, blockedUntil: until },
+      update: {
+        failures,
+        lastFailureAt: now,
+        blockedUntil: until,
+        ...(fresh ? { firstFailureAt: now } : {}),
+      },
+    });
+  }
+  return { locked };
+}
+
+export async function clearSignInFailures(email: string): Promise<void> {
+  await db().signInThrottle.deleteMany({ where: { key: `email:${email.trim().toLowerCase()}` } });
+}
