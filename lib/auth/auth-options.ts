@@ -26,7 +26,8 @@ export interface PortalUser {
 export class SignInThrottled extends Error {
   constructor(readonly until: Date) {
     const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
-    const wait = seconds >= 90 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+    const wait =
+      seconds >= 90 ? `${Math.ceil(seconds / 60)} minutes` : seconds === 1 ? "1 second" : `${seconds} seconds`;
     super(`Too many failed sign-ins. Try again in ${wait}.`);
     this.name = "SignInThrottled";
   }

@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 
 // Sign-in throttling, per email and per client address, shared by every server through the database.
-// The first FREE_FAILURES failures cost nothing; each one after makes the next attempt wait twice as long
+// The first FREE_FAILURES failures cost nothing; each one after makes the next attempt wait twice as long as the last
 // (1 s, 2 s, 4 s, … up to MAX_DELAY); LOCK_AFTER failures lock the key for LOCK_SECONDS. Failures older than
 // WINDOW_SECONDS are forgotten. A successful sign-in clears the email's count (not the address's: one address
 // guessing at many emails stays slowed down). An address is given more room than an email, because an office
@@ -35,8 +35,8 @@ export function throttleKeys(email: string, ip: string): string[] {
 /** When the next attempt may be checked after `failures` failures in a row, or null when at once. */
 export function blockAfter(failures: number, at: Date, policy: ThrottlePolicy = throttlePolicy): Date | null {
   if (failures >= policy.LOCK_AFTER) return new Date(at.getTime() + policy.LOCK_SECONDS * 1000);
-  if (failures < policy.FREE_FAILURES) return null;
-  const delay = Math.min(2 ** (failures - policy.FREE_FAILURES), policy.MAX_DELAY_SECONDS);
+  if (failures <= policy.FREE_FAILURES) return null;
+  const delay = Math.min(2 ** (failures - policy.FREE_FAILURES - 1), policy.MAX_DELAY_SECONDS);
   return new Date(at.getTime() + delay * 1000);
 }
 

@@ -115,7 +115,7 @@ describe("portal pages", () => {
     for (const item of adminPages) {
       const res = await page(item.href, agent);
       expect(res.status, item.href).toBe(403);
-      expect(res.text, item.href).toContain("for the account&#x27;s admins");
+      expect(res.text, item.href).toContain("This page is for the account");
       expect(res.text, item.href).not.toContain(account.apiKey.slice(0, 7));
     }
     // The dashboard is the admins' landing page; an agent lands on the conversations instead.
@@ -188,9 +188,9 @@ describe("sessions", () => {
 
     await db().user.update({ where: { id: user.id }, data: { role: "admin" } });
     expect((await page("/settings", cookie)).status).toBe(200);
-    expect((await call(server, "GET", `/api/admin/accounts/${account.accountId}`, { headers: { cookie } })).status).toBe(
-      200,
-    );
+    expect(
+      (await call(server, "GET", `/api/admin/accounts/${account.accountId}`, { headers: { cookie } })).status,
+    ).toBe(200);
 
     await db().user.update({ where: { id: user.id }, data: { disabledAt: new Date() } });
     const after = await page("/conversations", cookie);
@@ -226,7 +226,7 @@ describe("sign-in throttling", () => {
     for (let i = 0; i < 3; i++) expect(await attemptSignIn(email, `wrong-${i}`)).toBe("CredentialsSignin");
     // …the fourth makes the next attempt wait a second, even with the right password.
     expect(await attemptSignIn(email, "wrong-3")).toBe("CredentialsSignin");
-    expect(await attemptSignIn(email, password)).toMatch(/^Too many failed sign-ins\. Try again in \d+ seconds\.$/);
+    expect(await attemptSignIn(email, password)).toMatch(/^Too many failed sign-ins\. Try again in 1 seconds?\.$/);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     // A success clears the email's count.
     expect(await attemptSignIn(email, password)).toBeNull();
