@@ -5,7 +5,7 @@ export const metadata = { title: "Not allowed · Parley" };
 // Answered with HTTP 403 when a page calls forbidden(): an agent on an admin page.
 export default function Forbidden() {
   return (
-    <main className="flex min-h-screen items-center justify-center p-6">
+    <main className="flex min-h-[70vh] items-center justify-center p-6">
       <div className="max-w-md rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm">
         <p className="text-sm font-semibold text-red-600">403</p>
         <h1 className="mt-1 text-xl font-semibold">This page is for the account&apos;s admins</h1>
