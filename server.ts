@@ -11,7 +11,7 @@ import { disconnectDb } from "./lib/db/client";
 import { describeDemo, ensureDemo, type DemoCredentials } from "./lib/accounts/create-demo";
 import { sendWebResponse, toHandlerRequest } from "./lib/http/node-bridge";
 import { requestIdFrom } from "./lib/api/request-id";
-import { CLIENT_IP_HEADER } from "./lib/auth/auth-options";
+import { CLIENT_IP_HEADER } from "./lib/auth/client-ip";
 import { startConfiguredWorker } from "./lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
 import * as messagesRoute from "./app/v3/messages/route";

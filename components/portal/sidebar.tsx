@@ -5,26 +5,7 @@ import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { SignOutButton } from "./sign-out-button";
 import { useViewer } from "./portal-context";
-
-interface NavItem {
-  href: string;
-  label: string;
-  adminOnly: boolean;
-}
-
-// The UI contract: these names and routes are stable (bookmarks, browser tests).
-export const navItems: NavItem[] = [
-  { href: "/", label: "Dashboard", adminOnly: true },
-  { href: "/conversations", label: "Conversations", adminOnly: false },
-  { href: "/messages", label: "Messages", adminOnly: false },
-  { href: "/numbers", label: "Numbers", adminOnly: true },
-  { href: "/keys", label: "API keys", adminOnly: true },
-  { href: "/webhook", label: "Webhook", adminOnly: true },
-  { href: "/opt-outs", label: "Opt-outs", adminOnly: true },
-  { href: "/users", label: "Users", adminOnly: true },
-  { href: "/settings", label: "Settings", adminOnly: true },
-  { href: "/simulator", label: "Phone simulator", adminOnly: true },
-];
+import { navItems } from "./nav-items";
 
 function isActive(pathname: string, href: string): boolean {
   return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);

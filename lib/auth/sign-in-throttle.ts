@@ -4,14 +4,27 @@ import { db } from "../db/client";
 // The first FREE_FAILURES failures cost nothing; each one after makes the next attempt wait twice as long
 // (1 s, 2 s, 4 s, … up to MAX_DELAY); LOCK_AFTER failures lock the key for LOCK_SECONDS. Failures older than
 // WINDOW_SECONDS are forgotten. A successful sign-in clears the email's count (not the address's: one address
-// guessing at many emails stays slowed down).
-export const throttlePolicy = {
+// guessing at many emails stays slowed down). An address is given more room than an email, because an office
+// behind one NAT address shares it.
+export interface ThrottlePolicy {
+  FREE_FAILURES: number;
+  MAX_DELAY_SECONDS: number;
+  LOCK_AFTER: number;
+  LOCK_SECONDS: number;
+  WINDOW_SECONDS: number;
+}
+
+export const throttlePolicy: ThrottlePolicy = {
   FREE_FAILURES: 3,
   MAX_DELAY_SECONDS: 30,
   LOCK_AFTER: 10,
   LOCK_SECONDS: 15 * 60,
   WINDOW_SECONDS: 15 * 60,
 };
+
+export const addressThrottlePolicy: ThrottlePolicy = { ...throttlePolicy, FREE_FAILURES: 10, LOCK_AFTER: 50 };
+
+const policyOf = (key: string) => (key.startsWith("ip:") ? addressThrottlePolicy : throttlePolicy);
 
 export function throttleKeys(email: string, ip: string): string[] {
   const keys = [`email:${email.trim().toLowerCase()}`];
@@ -20,7 +33,7 @@ export function throttleKeys(email: string, ip: string): string[] {
 }
 
 /** When the next attempt may be checked after `failures` failures in a row, or null when at once. */
-export function blockAfter(failures: number, at: Date, policy = throttlePolicy): Date | null {
+export function blockAfter(failures: number, at: Date, policy: ThrottlePolicy = throttlePolicy): Date | null {
   if (failures >= policy.LOCK_AFTER) return new Date(at.getTime() + policy.LOCK_SECONDS * 1000);
   if (failures < policy.FREE_FAILURES) return null;
   const delay = Math.min(2 ** (failures - policy.FREE_FAILURES), policy.MAX_DELAY_SECONDS);
@@ -41,11 +54,12 @@ export async function blockedUntil(keys: string[], now = new Date()): Promise<Da
 export async function recordSignInFailure(keys: string[], now = new Date()): Promise<{ locked: boolean }> {
   let locked = false;
   for (const key of keys) {
+    const policy = policyOf(key);
     const row = await db().signInThrottle.findUnique({ where: { key } });
-    const fresh = !row || now.getTime() - row.lastFailureAt.getTime() > throttlePolicy.WINDOW_SECONDS * 1000;
+    const fresh = !row || now.getTime() - row.lastFailureAt.getTime() > policy.WINDOW_SECONDS * 1000;
     const failures = fresh ? 1 : row.failures + 1;
-    const until = blockAfter(failures, now);
-    if (failures >= throttlePolicy.LOCK_AFTER) locked = true;
+    const until = blockAfter(failures, now, policy);
+    if (failures >= policy.LOCK_AFTER) locked = true;
     await db().signInThrottle.upsert({
       where: { key },
       create: { key, failures, firstFailureAt: now, lastFailureAt: now, blockedUntil: until },
