@@ -18,7 +18,9 @@ export type AuditAction =
   | "webhook.updated"
   | "webhook.removed"
   | "webhook.secret_rotated"
-  | "settings.updated";
+  | "settings.updated"
+  // A text an admin sent as a phone from the phone simulator (CARRIER=simulator only).
+  | "simulator.inbound";
 
 export interface AuditEntry {
   accountId: string | null;

@@ -1,9 +1,49 @@
 import { requireAdmin } from "@/components/portal/require-user";
+import { PhoneSimulator } from "@/components/simulator/phone-simulator";
+import { Notice } from "@/components/ui/notice";
 import { PageHeader } from "@/components/ui/page-header";
+import { listNumbers } from "@/lib/accounts/manage-accounts";
+import { recentPhones, simulatorEnabled } from "@/lib/carriers/simulator/phone-simulator";
+import { SIMULATOR_OUTCOMES } from "@/lib/carriers/simulator/simulator-carrier";
+import { env } from "@/lib/env";
 
 export const metadata = { title: "Phone simulator · Parley" };
 
 export default async function Page() {
-  await requireAdmin();
-  return <PageHeader title="Phone simulator" />;
+  const user = await requireAdmin();
+  const title = "Phone simulator";
+  if (!simulatorEnabled()) {
+    return (
+      <>
+        <PageHeader title={title} />
+        <Notice tone="warning">
+          <p className="font-medium">The phone simulator is off.</p>
+          <p className="mt-1">
+            This server sends through a real carrier (<code>CARRIER={env().CARRIER}</code>), so the phones at the other
+            end are real people&apos;s. To try Parley with simulated phones, start a test installation with{" "}
+            <code>CARRIER=simulator</code> (the default), for example <code>CARRIER=simulator npm start</code>; the
+            simulator then appears in the menu.
+          </p>
+        </Notice>
+      </>
+    );
+  }
+  const [numbers, suggestions] = await Promise.all([
+    listNumbers(user.accountId),
+    recentPhones({ accountId: user.accountId, limit: 8 }),
+  ]);
+  return (
+    <>
+      <PageHeader
+        title={title}
+        description="Play a customer's phone: text your numbers from it, and see what your account sends to it arrive, with its delivery state. Its texts take the same path as a real phone's."
+      />
+      <PhoneSimulator
+        numbers={numbers.map((n) => ({ number: n.number, label: n.label }))}
+        suggestions={suggestions}
+        outcomes={Object.entries(SIMULATOR_OUTCOMES).map(([ending, outcome]) => ({ ending, outcome }))}
+        receiptDelayMs={env().SIMULATOR_RECEIPT_DELAY_MS}
+      />
+    </>
+  );
 }
