@@ -5,7 +5,7 @@ import { requestIdFrom } from "./request-id";
 import { errorResponse, type RouteContext, type RouteHandler } from "./with-api-key";
 import { currentPortalUser } from "../auth/portal-session";
 import { logger, type Logger } from "../log";
-import { CLIENT_IP_HEADER } from "../auth/auth-options";
+import { CLIENT_IP_HEADER } from "../auth/client-ip";
 
 /** Who acts through the admin API: a portal user, or the account's own API key (for automation). */
 export type AdminActor =

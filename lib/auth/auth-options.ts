@@ -5,6 +5,7 @@ import { db } from "../db/client";
 import { verifyPassword } from "./passwords";
 import { blockedUntil, clearSignInFailures, recordSignInFailure, throttleKeys } from "./sign-in-throttle";
 import { recordAudit } from "../audit/audit-trail";
+import { CLIENT_IP_HEADER } from "./client-ip";
 
 // Portal sign-in: email and password of a portal user, JWT sessions. Portal sessions never authenticate the
 // REST API, and API keys never the portal (the decision).
@@ -82,9 +83,6 @@ function clientIp(req: { headers?: unknown } | undefined): string {
   const value = headers instanceof Headers ? headers.get(CLIENT_IP_HEADER) : headers[CLIENT_IP_HEADER];
   return (Array.isArray(value) ? value[0] : value) ?? "";
 }
-
-/** Set by server.ts from the socket (or X-Forwarded-For behind a trusted proxy); a client's own copy is replaced. */
-export const CLIENT_IP_HEADER = "x-parley-client-ip";
 
 export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
