@@ -38,6 +38,8 @@ export async function listConversations(input: { accountId: string; userId: stri
     values.push(boundValue(kind, value));
     return placeholder(values.length, kind);
   };
+  // SQLite's placeholders are positional: parameters are bound in the order they appear in the statement.
+  const viewer = p("text", userId);
   const where = [`c."accountId" = ${p("text", accountId)}`];
   if (filters.accountNumber) where.push(`c."accountNumber" = ${p("text", filters.accountNumber.replace(/\D/g, ""))}`);
   const q = filters.q?.trim();
@@ -51,7 +53,7 @@ export async function listConversations(input: { accountId: string; userId: stri
       (SELECT COUNT(*) FROM "Message" m WHERE m."conversationId" = c.id AND m.direction = 'inbound'
         AND (r."lastReadAt" IS NULL OR m."createdAt" > r."lastReadAt")) AS unread
     FROM "Conversation" c
-    LEFT JOIN "ConversationRead" r ON r."conversationId" = c.id AND r."userId" = ${p("text", userId)}
+    LEFT JOIN "ConversationRead" r ON r."conversationId" = c.id AND r."userId" = ${viewer}
     WHERE ${where.join(" AND ")}`;
   const outer = `FROM (${inner}) t ${filters.filter === "unread" ? "WHERE t.unread > 0" : ""}`;
   const countValues = [...values];

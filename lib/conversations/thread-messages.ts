@@ -1,4 +1,4 @@
-import { db } from "../db/client";
+import { readDb as db } from "../db/client";
 import { FINAL_STATUSES, type MessageChange, type ThreadMessage } from "../realtime/change-schema";
 
 // Messages as the conversation view shows them, from Message rows: who sent an outbound one (a staff member's name

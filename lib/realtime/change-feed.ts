@@ -1,5 +1,5 @@
 import type { Server } from "socket.io";
-import { db } from "../db/client";
+import { readDb as db } from "../db/client";
 import { logger } from "../log";
 import { changesOfSdrs } from "../conversations/thread-messages";
 import { messageChangeSchema, SOCKET_EVENTS, type MessageChange } from "./change-schema";

@@ -1,14 +1,14 @@
 import type { IncomingMessage } from "node:http";
 import { getToken } from "next-auth/jwt";
 import { sessionSecret } from "../env";
-import { userOfSession, type PortalUser } from "../auth/portal-session";
+import { db } from "../db/client";
 
 /**
  * The portal user of a socket.io handshake: the next-auth session cookie, decoded with the portal's secret exactly
  * as next-auth does for a page, then the user read again from the database (a disabled user, or one moved to
  * another account, is refused). No session, no socket.
  */
-export async function socketUser(request: IncomingMessage): Promise<PortalUser | null> {
+export async function socketUser(request: IncomingMessage): Promise<{ id: string; accountId: string } | null> {
   const cookieHeader = request.headers.cookie ?? "";
   if (!cookieHeader) return null;
   const cookies = Object.fromEntries(
@@ -29,8 +29,11 @@ export async function socketUser(request: IncomingMessage): Promise<PortalUser |
     secureCookie: secure,
   });
   if (!token?.sub) return null;
-  return userOfSession({
-    user: { id: token.sub, email: token.email, name: token.name, accountId: token.accountId, role: token.role },
-    expires: "",
-  } as never);
+  // As lib/auth/portal-session.ts does for pages (not imported here: it loads next-auth's page helpers).
+  const user = await db().user.findUnique({
+    where: { id: token.sub },
+    select: { id: true, accountId: true, disabledAt: true },
+  });
+  if (!user || user.disabledAt || user.accountId !== token.accountId) return null;
+  return { id: user.id, accountId: user.accountId };
 }
