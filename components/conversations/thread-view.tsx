@@ -51,7 +51,6 @@ function Media({ urls }: { urls: string[] }) {
     <div className="mt-1 flex flex-col gap-1">
       {urls.map((url) =>
         IMAGE.test(url) ? (
-          // eslint-disable-next-line @next/next/no-img-element
           <img key={url} src={url} alt="Attached image" className="max-h-48 max-w-full rounded" />
         ) : (
           <a key={url} href={url} target="_blank" rel="noreferrer" className="break-all underline">
