@@ -14,6 +14,12 @@ const nextConfig = {
     "pg",
     "pino",
     "libphonenumber-js",
+    "redis",
+    "socket.io",
+    "@socket.io/redis-adapter",
+    "@socket.io/redis-emitter",
+    "@socket.io/postgres-adapter",
+    "@socket.io/postgres-emitter",
   ],
   // The build checks the app's code; tests and benchmarks are checked by `npm run typecheck`.
   typescript: { ignoreBuildErrors: false, tsconfigPath: "tsconfig.build.json" },

@@ -14,6 +14,7 @@ import { requestIdFrom } from "./lib/api/request-id";
 import { CLIENT_IP_HEADER } from "./lib/auth/client-ip";
 import { startConfiguredWorker } from "./lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
+import { startRealtime } from "./lib/realtime/start-realtime";
 import * as messagesRoute from "./app/v3/messages/route";
 import * as sdrsRoute from "./app/v3/sdrs/[accountId]/[messageId]/route";
 import * as unknownRoute from "./app/v3/[...path]/route";
@@ -113,6 +114,8 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
   const io = new SocketServer(server, { path: "/socket.io", serveClient: false });
   (globalThis as unknown as { __parleyIo?: SocketServer }).__parleyIo = io;
+  // The live conversation view: the change feed, socket authentication, catch-up and multi-server fan-out.
+  const realtime = await startRealtime(io);
 
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
@@ -132,7 +135,7 @@ async function main(): Promise<void> {
     log.info({ signal }, "shutting down");
     io.close();
     server.close(() => {
-      void Promise.all([worker?.stop(), webhooks?.stop()])
+      void Promise.all([worker?.stop(), webhooks?.stop(), realtime.stop()])
         .catch((error) => log.error({ err: error }, "worker stop failed"))
         .then(() => disconnectDb())
         .finally(() => process.exit(0));

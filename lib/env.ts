@@ -91,9 +91,24 @@ const schema = z.object({
     .default(24),
   // Delivered and failed events, with their attempts, are deleted this long after their last scheduled attempt.
   WEBHOOK_RETENTION_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
+  // Live conversation view (docs/CONVERSATIONS.md). Each server reads new changes (SDRs) this often and pushes them
+  // to its browsers.
+  REALTIME_POLL_MS: z.coerce.number().int().min(20).max(5000).default(100),
+  // Several servers: with a Redis URL, servers, workers and the CLI tell each other of new changes through Redis
+  // (socket.io's Redis adapter and emitter), so a change written anywhere is pushed at once instead of at the next poll.
+  REDIS_URL: z.string().optional(),
+  // On PostgreSQL without Redis: the same through PostgreSQL (LISTEN/NOTIFY, socket.io's PostgreSQL adapter).
+  REALTIME_PG_ADAPTER: boolean.default(false),
 });
 
 export type Env = z.infer<typeof schema>;
+
+/** The secret that signs portal sessions (configured, or the one bootstrapEnv generated and put in process.env). */
+export function sessionSecret(): string {
+  const secret = env().NEXTAUTH_SECRET ?? process.env.NEXTAUTH_SECRET;
+  if (!secret) throw new Error("no portal session secret: bootstrapEnv() was not called");
+  return secret;
+}
 
 let cached: Env | undefined;
 

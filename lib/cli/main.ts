@@ -9,6 +9,7 @@ import { disconnectDb } from "../db/client";
 import { AdminError } from "../accounts/manage-accounts";
 import { commands, findCommand, isGroup, synopsisLine, usage, type Command } from "./commands";
 import { readArguments, UsageError } from "./read-arguments";
+import { closeAnnouncer } from "../realtime/announce-changes";
 
 const LEVEL_NAMES: Record<number, string> = {
   10: "trace",
@@ -156,6 +157,8 @@ function report(error: unknown): number {
 
 function finish(code: number): void {
   process.exitCode = code;
+  // A Redis or PostgreSQL emitter that told the servers of a change holds a connection open.
+  void closeAnnouncer();
   // The process ends by itself once the database is disconnected; this only guards against a handle left open.
   setTimeout(() => process.exit(code), 5_000).unref();
 }

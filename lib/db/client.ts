@@ -46,6 +46,23 @@ export function db(): Db {
   return client;
 }
 
+const readHolder = globalThis as unknown as { __parleyReadDb?: { client: Db; url: string } };
+
+/**
+ * A client that sees committed data only, for readers that must not see another transaction half done (the live
+ * view's change feed). On SQLite, the main client's single connection also runs the open transactions of this
+ * process, and a read on it sees their uncommitted rows (an SDR before its message's new status, say): this is a
+ * second connection. On PostgreSQL every query gets a pooled connection of its own anyway: the main client.
+ */
+export function readDb(): Db {
+  const url = env().DATABASE_URL;
+  if (databaseProvider(url) !== "sqlite") return db();
+  if (readHolder.__parleyReadDb && readHolder.__parleyReadDb.url === url) return readHolder.__parleyReadDb.client;
+  const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFilePath(url), timeout: 10_000 }) });
+  readHolder.__parleyReadDb = { client, url };
+  return client;
+}
+
 // SQLite: WAL lets readers proceed during a write, and synchronous=FULL makes every commit durable on disk
 // before the API answers (the promise: accepted messages are never lost). Group commit keeps this cheap.
 export async function prepareConnection(): Promise<void> {
@@ -63,4 +80,7 @@ export async function disconnectDb(): Promise<void> {
   const current = holder.__parleyDb;
   holder.__parleyDb = undefined;
   if (current) await current.client.$disconnect();
+  const reader = readHolder.__parleyReadDb;
+  readHolder.__parleyReadDb = undefined;
+  if (reader) await reader.client.$disconnect();
 }

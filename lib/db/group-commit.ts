@@ -4,6 +4,7 @@ import { sqliteFilePath } from "./sqlite-path";
 import { SqliteSendWriter } from "./sqlite-send-writer";
 import type { Prisma } from "./generated/sqlite/client";
 import { logger } from "../log";
+import { announceChanges } from "../realtime/announce-changes";
 import { insertRows, SDR_COLUMNS, sdrValues, type ColumnKind } from "./insert-rows";
 
 // Group commit: concurrent sends are written in one transaction, so the disk sync that makes a commit durable is
@@ -195,6 +196,7 @@ function takeBatch(): Pending[] {
 async function commitBatch(batch: Pending[]): Promise<void> {
   try {
     await writeBatch(batch.map((p) => p.write));
+    announceChanges();
     for (const p of batch) p.resolve();
   } catch (error) {
     if (batch.length === 1) {

@@ -1,4 +1,5 @@
 import { dbProvider } from "./client";
+import { announceChanges } from "../realtime/announce-changes";
 
 // Multi-row INSERTs for the worker's hot writes (SDRs, message parts). Measured here, Prisma's createMany costs about
 // 1 ms per row; one statement with many rows costs a few microseconds a row. Values are bound as parameters, in
@@ -108,6 +109,8 @@ export function sdrValues(s: SdrRow): unknown[] {
   ];
 }
 
-export function insertSdrs(client: RawClient, sdrs: SdrRow[]): Promise<void> {
-  return insertRows(client, "Sdr", SDR_COLUMNS, sdrs.map(sdrValues));
+export async function insertSdrs(client: RawClient, sdrs: SdrRow[]): Promise<void> {
+  await insertRows(client, "Sdr", SDR_COLUMNS, sdrs.map(sdrValues));
+  // The live view: new positions in the log of changes (the announcement goes out after this commit).
+  if (sdrs.length > 0) announceChanges();
 }

@@ -5,6 +5,7 @@ import type { InboundMessage } from "../carriers/carrier";
 import { countSegments } from "../segments/count-segments";
 import { applyOptKeyword, type OptOutcome } from "../opt/apply-opt-keyword";
 import { enqueueInboundEvent } from "../webhooks/enqueue-events";
+import { announceChanges } from "../realtime/announce-changes";
 
 export interface ReceivedMessage {
   messageId: string;
@@ -29,7 +30,7 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
   const at = message.receivedAt;
   const messageId = uuidv7(at.getTime());
   const segments = countSegments(message.text);
-  return client.$transaction(async (tx) => {
+  const received = await client.$transaction(async (tx) => {
     const conversation = await tx.conversation.upsert({
       where: {
         accountId_accountNumber_remoteNumber: {
@@ -87,4 +88,6 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
     });
     return { messageId, accountId: number.accountId, conversationId: conversation.id, opt };
   });
+  announceChanges();
+  return received;
 }

@@ -14,6 +14,7 @@ import type { IdempotencyClaim } from "./idempotency";
 import { footerDue, withFooter } from "../opt/append-footer";
 import { readOptStates, optStatusOf } from "../opt/read-opt-states";
 import { readOptTexts } from "../opt/opt-settings";
+import { attachConversations } from "../conversations/attach-conversations";
 
 export type RejectReason = "FromNotOwned" | "InvalidDestination" | "DuplicateDestination" | "OptedOut";
 
@@ -203,6 +204,7 @@ export async function sendMessages(input: {
   if (!fromOwned) Object.assign(data, FROM_NOT_OWNED);
   const envelope = successEnvelope("MessageCreateSuccessful", data);
   if (input.idempotency) write.idempotency = input.idempotency.record(envelope);
+  if (request.conversational && fromOwned) await attachConversations(request.accountId, from, write.messages, now);
   await commitSendWrite(write);
   return envelope;
 }

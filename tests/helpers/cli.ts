@@ -6,10 +6,14 @@ const run = promisify(execFile);
 const root = join(import.meta.dirname, "..", "..");
 
 /** Runs the admin CLI as an operator would (`npm run parley -- …`), against the given database. */
-export async function parley(args: string[], databaseUrl: string): Promise<{ stdout: string; stderr: string }> {
+export async function parley(
+  args: string[],
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string }> {
   return run(join(root, "node_modules/.bin/tsx"), ["lib/cli/main.ts", ...args], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" },
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn", ...env },
   });
 }
 

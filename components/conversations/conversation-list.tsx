@@ -1,0 +1,170 @@
+"use client";
+
+import { useRef, useState, type KeyboardEvent } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { apiCall, failureText } from "@/components/ui/api-client";
+import { keys } from "@/components/ui/query-keys";
+import { useAccountApi } from "@/components/portal/portal-context";
+import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Notice } from "@/components/ui/notice";
+import { Pager } from "@/components/ui/pager";
+import { formatAgo, formatNumber } from "@/components/ui/format-time";
+import type { ConversationList as ListData } from "./thread-types";
+
+const PAGE = 25;
+
+/** The conversations, newest activity first: search, filters, unread counts that move live, keyboard navigation. */
+export function ConversationList({ initial, accountNumbers }: { initial: ListData; accountNumbers: string[] }) {
+  const api = useAccountApi();
+  const router = useRouter();
+  const [q, setQ] = useState("");
+  const [filter, setFilter] = useState<"all" | "unread">("all");
+  const [accountNumber, setAccountNumber] = useState("");
+  const [start, setStart] = useState(0);
+  const [selected, setSelected] = useState(0);
+  const listRef = useRef<HTMLUListElement>(null);
+  const filters = { q: q.trim(), filter, accountNumber, start, count: PAGE };
+  const untouched = !filters.q && filter === "all" && !accountNumber && start === 0;
+  const query = useQuery({
+    queryKey: keys.conversations.list(filters),
+    queryFn: () => apiCall<ListData>(api("/conversations"), { query: filters }),
+    initialData: untouched ? initial : undefined,
+    placeholderData: keepPreviousData,
+  });
+  const rows = query.data?.conversations ?? [];
+
+  const move = (to: number) => {
+    const next = Math.max(0, Math.min(rows.length - 1, to));
+    setSelected(next);
+    listRef.current?.querySelectorAll<HTMLAnchorElement>("a[data-row]")[next]?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "ArrowDown") {
+      event.preventDefault();
+      move(selected + 1);
+    } else if (event.key === "ArrowUp") {
+      event.preventDefault();
+      move(selected - 1);
+    } else if (event.key === "Enter" && rows[selected] && !(event.target instanceof HTMLAnchorElement)) {
+      event.preventDefault();
+      router.push(`/conversations/${rows[selected]!.id}`);
+    }
+  };
+
+  return (
+    <div onKeyDown={onKeyDown}>
+      <div className="mb-4 flex flex-wrap items-end gap-3">
+        <label className="flex min-w-0 flex-1 basis-56 flex-col text-sm font-medium text-slate-700">
+          Search
+          <input
+            type="search"
+            value={q}
+            placeholder="Phone number or text"
+            onChange={(e) => {
+              setQ(e.target.value);
+              setStart(0);
+              setSelected(0);
+            }}
+            className="mt-1 rounded-md border border-slate-300 px-3 py-2 text-sm font-normal"
+          />
+        </label>
+        <label className="flex flex-col text-sm font-medium text-slate-700">
+          Show
+          <select
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.target.value as "all" | "unread");
+              setStart(0);
+            }}
+            className="mt-1 rounded-md border border-slate-300 px-3 py-2 text-sm font-normal"
+          >
+            <option value="all">All</option>
+            <option value="unread">Unread</option>
+          </select>
+        </label>
+        <label className="flex flex-col text-sm font-medium text-slate-700">
+          Account number
+          <select
+            value={accountNumber}
+            onChange={(e) => {
+              setAccountNumber(e.target.value);
+              setStart(0);
+            }}
+            className="mt-1 rounded-md border border-slate-300 px-3 py-2 text-sm font-normal"
+          >
+            <option value="">All numbers</option>
+            {accountNumbers.map((n) => (
+              <option key={n} value={n}>
+                {formatNumber(n)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {query.error && <Notice tone="error">{failureText(query.error)}</Notice>}
+      {rows.length === 0 && !query.isFetching ? (
+        untouched ? (
+          <EmptyState title="No conversations yet">
+            A conversation starts when a phone texts one of the account&apos;s numbers, or when a message is sent with
+            <code className="mx-1">conversational: true</code>.
+          </EmptyState>
+        ) : (
+          <EmptyState title="No conversation matches">Clear the search or show all conversations.</EmptyState>
+        )
+      ) : (
+        <ul
+          ref={listRef}
+          aria-label="Conversations"
+          className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white"
+        >
+          {rows.map((row, i) => (
+            <li key={row.id}>
+              <Link
+                data-row
+                href={`/conversations/${row.id}`}
+                onFocus={() => setSelected(i)}
+                aria-current={i === selected ? "true" : undefined}
+                className={`flex items-start gap-3 px-4 py-3 outline-none hover:bg-slate-50 focus:bg-indigo-50 ${
+                  i === selected ? "bg-slate-50" : ""
+                }`}
+              >
+                <div className="min-w-0 flex-1">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span
+                      className={`font-mono text-sm ${row.unread > 0 ? "font-semibold text-slate-900" : "text-slate-800"}`}
+                    >
+                      {formatNumber(row.remoteNumber)}
+                    </span>
+                    <span className="text-xs text-slate-500">to {formatNumber(row.accountNumber)}</span>
+                    {row.optedOut && <Badge tone="red">Opted out</Badge>}
+                    {row.possibleOptOut && <Badge tone="amber">Possible opt-out</Badge>}
+                  </div>
+                  <p className="mt-0.5 truncate text-sm text-slate-600">
+                    {row.preview
+                      ? `${row.preview.direction === "outbound" ? "You: " : ""}${row.preview.body || `${row.preview.media} media`}`
+                      : ""}
+                  </p>
+                </div>
+                <div className="flex shrink-0 flex-col items-end gap-1">
+                  <span className="text-xs text-slate-500">{formatAgo(row.lastMessageAt)}</span>
+                  {row.unread > 0 && (
+                    <span
+                      aria-label={`${row.unread} unread`}
+                      className="rounded-full bg-indigo-600 px-2 py-0.5 text-xs font-semibold text-white"
+                    >
+                      {row.unread}
+                    </span>
+                  )}
+                </div>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager start={start} count={PAGE} total={query.data?.total ?? null} onChange={setStart} label="conversations" />
+    </div>
+  );
+}

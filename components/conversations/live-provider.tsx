@@ -1,0 +1,109 @@
+"use client";
+
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { io } from "socket.io-client";
+import { keys } from "@/components/ui/query-keys";
+import {
+  catchUpSchema,
+  messageChangeSchema,
+  readChangeSchema,
+  SOCKET_EVENTS,
+  type MessageChange,
+} from "@/lib/realtime/change-schema";
+import { applyChange } from "./apply-change";
+
+interface Live {
+  connected: boolean;
+}
+
+const Context = createContext<Live>({ connected: false });
+
+export function useLive(): Live {
+  return useContext(Context);
+}
+
+/**
+ * The socket of the conversation view, for the list and the threads under it. Every change has a position (the
+ * account's log of changes); the provider keeps the last one it applied and, after any disconnect (network drop,
+ * server restart, laptop asleep), asks for everything after it and applies it through the same reducer as live
+ * events. A gap too old to replay refetches everything instead.
+ */
+export function LiveProvider({ initialPosition, children }: { initialPosition: number; children: ReactNode }) {
+  const cache = useQueryClient();
+  const [connected, setConnected] = useState(true);
+  const position = useRef(initialPosition);
+
+  useEffect(() => {
+    let listTimer: ReturnType<typeof setTimeout> | null = null;
+    const listStale = () => {
+      if (listTimer) return;
+      listTimer = setTimeout(() => {
+        listTimer = null;
+        void cache.invalidateQueries({ queryKey: [...keys.conversations.all, "list"] });
+      }, 150);
+    };
+    const apply = (changes: MessageChange[]) => {
+      for (const change of changes) {
+        applyChange(cache, change, listStale);
+        if (change.position > position.current) position.current = change.position;
+      }
+    };
+    const socket = io({ path: "/socket.io", transports: ["websocket", "polling"], withCredentials: true });
+    let catchingUp = false;
+    const catchUp = () => {
+      if (catchingUp) return;
+      catchingUp = true;
+      socket
+        .timeout(15_000)
+        .emitWithAck(SOCKET_EVENTS.catchUp, { after: position.current })
+        .then((raw: unknown) => {
+          const answer = catchUpSchema.safeParse(raw);
+          if (!answer.success) return;
+          if (answer.data.tooOld) {
+            // Too far behind to replay: read everything again.
+            void cache.invalidateQueries({ queryKey: keys.conversations.all });
+          } else apply(answer.data.changes);
+          if (answer.data.position > position.current) position.current = answer.data.position;
+        })
+        .catch(() => socket.disconnect().connect())
+        .finally(() => (catchingUp = false));
+    };
+    socket.on("connect", () => {
+      setConnected(true);
+      // Also on the first connection: changes between the page's first paint and now.
+      catchUp();
+    });
+    socket.on("disconnect", () => setConnected(false));
+    socket.on("connect_error", (error) => {
+      setConnected(false);
+      // The session ended: the next request goes to the sign-in page.
+      if (error.message === "Unauthorized") void cache.invalidateQueries({ queryKey: keys.conversations.all });
+    });
+    socket.on(SOCKET_EVENTS.change, (raw: unknown) => {
+      const parsed = messageChangeSchema.array().safeParse(raw);
+      if (parsed.success) apply(parsed.data);
+    });
+    socket.on(SOCKET_EVENTS.read, (raw: unknown) => {
+      if (readChangeSchema.safeParse(raw).success) listStale();
+    });
+    return () => {
+      if (listTimer) clearTimeout(listTimer);
+      socket.disconnect();
+    };
+  }, [cache]);
+
+  return (
+    <Context.Provider value={{ connected }}>
+      {children}
+      {!connected && (
+        <div
+          role="status"
+          className="fixed right-4 bottom-4 z-50 rounded-full bg-amber-500 px-4 py-1.5 text-sm font-medium text-white shadow-lg"
+        >
+          Reconnecting…
+        </div>
+      )}
+    </Context.Provider>
+  );
+}

@@ -1,0 +1,34 @@
+import type { ThreadMessage } from "@/lib/realtime/change-schema";
+
+// The thread as the thread route answers it and as the cache keeps it.
+export interface ThreadData {
+  conversation: { id: string; accountNumber: string; remoteNumber: string; lastMessageAt: string; createdAt: string };
+  messages: ThreadMessage[];
+  hasOlder: boolean;
+  optOut: { at: string; source: string; keyword: string | null; actor: string } | null;
+  possibleOptOut: string[];
+  lastReadAt: string | null;
+  position: number;
+}
+
+export interface ConversationRow {
+  id: string;
+  accountNumber: string;
+  remoteNumber: string;
+  lastMessageAt: string;
+  preview: { body: string; direction: string; media: number; status: string } | null;
+  unread: number;
+  optedOut: boolean;
+  possibleOptOut: boolean;
+}
+
+export interface ConversationList {
+  conversations: ConversationRow[];
+  total: number;
+  start: number;
+  count: number;
+}
+
+/** A bubble the browser shows before the server answered: its id until then is "pending-" + its client id. */
+export const PENDING_PREFIX = "pending-";
+export const PENDING_STATUS = "pending";

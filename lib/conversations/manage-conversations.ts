@@ -1,0 +1,262 @@
+import { ApiError } from "../api/api-error";
+import { db } from "../db/client";
+import { boundValue, placeholder } from "../db/insert-rows";
+import { POSSIBLE_OPT_OUT } from "../opt/apply-opt-keyword";
+import { sendWithIdempotency } from "../messaging/send-with-idempotency";
+import type { MessageInfo } from "../messaging/send-message";
+import type { ConversationFilters } from "./conversation-schema";
+import { currentPosition, threadMessageSelect, toThreadMessages } from "./thread-messages";
+
+export interface ConversationSummary {
+  id: string;
+  accountNumber: string;
+  remoteNumber: string;
+  lastMessageAt: string;
+  preview: { body: string; direction: string; media: number; status: string } | null;
+  unread: number;
+  optedOut: boolean;
+  possibleOptOut: boolean;
+}
+
+interface ListRow {
+  id: string;
+  accountNumber: string;
+  remoteNumber: string;
+  lastMessageAt: Date | string;
+  unread: number | bigint;
+}
+
+/**
+ * The account's conversations, newest activity first, with the viewer's unread count (inbound messages after their
+ * read marker), the last message, and the opt-out state of the phone. `q` matches the phone's digits or any text of
+ * the conversation; `filter: "unread"` keeps those with something unread.
+ */
+export async function listConversations(input: { accountId: string; userId: string; filters: ConversationFilters }) {
+  const { accountId, userId, filters } = input;
+  const values: unknown[] = [];
+  const p = (kind: "text" | "date" | "int", value: unknown) => {
+    values.push(boundValue(kind, value));
+    return placeholder(values.length, kind);
+  };
+  // SQLite's placeholders are positional: parameters are bound in the order they appear in the statement.
+  const viewer = p("text", userId);
+  const where = [`c."accountId" = ${p("text", accountId)}`];
+  if (filters.accountNumber) where.push(`c."accountNumber" = ${p("text", filters.accountNumber.replace(/\D/g, ""))}`);
+  const q = filters.q?.trim();
+  if (q) {
+    const digits = q.replace(/[\s()+-]/g, "");
+    const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const text = `EXISTS (SELECT 1 FROM "Message" m2 WHERE m2."conversationId" = c.id AND LOWER(m2.body) LIKE ${p("text", like)} ESCAPE '\\')`;
+    where.push(/^\d+$/.test(digits) ? `(c."remoteNumber" LIKE ${p("text", `%${digits}%`)} OR ${text})` : text);
+  }
+  const inner = `SELECT c.id, c."accountNumber", c."remoteNumber", c."lastMessageAt",
+      (SELECT COUNT(*) FROM "Message" m WHERE m."conversationId" = c.id AND m.direction = 'inbound'
+        AND (r."lastReadAt" IS NULL OR m."createdAt" > r."lastReadAt")) AS unread
+    FROM "Conversation" c
+    LEFT JOIN "ConversationRead" r ON r."conversationId" = c.id AND r."userId" = ${viewer}
+    WHERE ${where.join(" AND ")}`;
+  const outer = `FROM (${inner}) t ${filters.filter === "unread" ? "WHERE t.unread > 0" : ""}`;
+  const countValues = [...values];
+  const rows = await db().$queryRawUnsafe<ListRow[]>(
+    `SELECT * ${outer} ORDER BY t."lastMessageAt" DESC, t.id DESC LIMIT ${p("int", filters.count)} OFFSET ${p("int", filters.start)}`,
+    ...values,
+  );
+  const [counted] = await db().$queryRawUnsafe<{ total: number | bigint }[]>(
+    `SELECT COUNT(*) AS total ${outer}`,
+    ...countValues,
+  );
+  const ids = rows.map((r) => r.id);
+  const [lasts, optOuts, flags] = await Promise.all([
+    Promise.all(
+      ids.map((id) =>
+        db().message.findFirst({
+          where: { conversationId: id },
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          select: { body: true, direction: true, media: true, status: true },
+        }),
+      ),
+    ),
+    db().optState.findMany({
+      where: { accountId, number: { in: rows.map((r) => r.remoteNumber) }, status: "out" },
+      select: { number: true },
+    }),
+    db().messageFlag.findMany({
+      where: { accountId, conversationId: { in: ids }, kind: POSSIBLE_OPT_OUT },
+      select: { conversationId: true },
+    }),
+  ]);
+  const out = new Set(optOuts.map((o) => o.number));
+  const flagged = new Set(flags.map((f) => f.conversationId));
+  const conversations: ConversationSummary[] = rows.map((row, i) => {
+    const last = lasts[i];
+    return {
+      id: row.id,
+      accountNumber: row.accountNumber,
+      remoteNumber: row.remoteNumber,
+      lastMessageAt: new Date(row.lastMessageAt).toISOString(),
+      preview: last
+        ? { body: last.body, direction: last.direction, status: last.status, media: mediaCount(last.media) }
+        : null,
+      unread: Number(row.unread),
+      optedOut: out.has(row.remoteNumber),
+      possibleOptOut: flagged.has(row.id) && !out.has(row.remoteNumber),
+    };
+  });
+  return { conversations, total: Number(counted?.total ?? 0), start: filters.start, count: filters.count };
+}
+
+function mediaCount(json: string): number {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function findConversation(accountId: string, conversationId: string) {
+  // The tenant check is in the where: another account's conversation is not found.
+  const conversation = await db().conversation.findFirst({ where: { id: conversationId, accountId } });
+  if (!conversation) throw new ApiError("NotFound", { detail: "no such conversation in this account" });
+  return conversation;
+}
+
+const THREAD_LIMIT = 300;
+
+/** One conversation as the thread shows it: its messages (the newest 300), opt state and flags, and its position. */
+export async function getThread(input: { accountId: string; userId: string; conversationId: string }) {
+  const { accountId, conversationId } = input;
+  // The position first: anything that changes while the rest is read comes again through the live feed.
+  const position = await currentPosition(accountId);
+  const conversation = await findConversation(accountId, conversationId);
+  const rows = await db().message.findMany({
+    where: {
+      accountId,
+      OR: [
+        { conversationId },
+        // Notifications the API sent to the phone from this number while the conversation exists.
+        {
+          conversationId: null,
+          direction: "outbound",
+          conversational: false,
+          fromNumber: conversation.accountNumber,
+          toNumber: conversation.remoteNumber,
+          createdAt: { gte: conversation.createdAt },
+        },
+      ],
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: THREAD_LIMIT,
+    select: threadMessageSelect,
+  });
+  rows.reverse();
+  const [messages, optState, optEvent, flags, read] = await Promise.all([
+    toThreadMessages(accountId, rows, () => conversationId),
+    db().optState.findUnique({ where: { accountId_number: { accountId, number: conversation.remoteNumber } } }),
+    db().optEvent.findFirst({
+      where: { accountId, number: conversation.remoteNumber },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    }),
+    db().messageFlag.findMany({
+      where: { accountId, conversationId, kind: POSSIBLE_OPT_OUT },
+      orderBy: { createdAt: "desc" },
+      take: 5,
+    }),
+    db().conversationRead.findUnique({ where: { conversationId_userId: { conversationId, userId: input.userId } } }),
+  ]);
+  const optedOut = optState?.status === "out";
+  const flagged = flags.length > 0 && !optedOut && (!optEvent || flags[0]!.createdAt > optEvent.createdAt);
+  const flagBodies = flagged
+    ? await db().message.findMany({
+        where: { id: { in: flags.map((f) => f.messageId) }, accountId },
+        select: { body: true },
+      })
+    : [];
+  return {
+    conversation: {
+      id: conversation.id,
+      accountNumber: conversation.accountNumber,
+      remoteNumber: conversation.remoteNumber,
+      lastMessageAt: conversation.lastMessageAt.toISOString(),
+      createdAt: conversation.createdAt.toISOString(),
+    },
+    messages,
+    hasOlder: rows.length === THREAD_LIMIT,
+    optOut: optedOut
+      ? {
+          at: (optEvent?.createdAt ?? optState?.changedAt ?? new Date()).toISOString(),
+          source: optEvent?.source ?? "",
+          keyword: optEvent?.keyword ?? null,
+          actor: optEvent?.actor ?? "",
+        }
+      : null,
+    possibleOptOut: flagged ? flagBodies.map((m) => m.body) : [],
+    lastReadAt: read?.lastReadAt.toISOString() ?? null,
+    position,
+  };
+}
+
+/**
+ * Moves the viewer's read marker: `read` marks everything up to now read; otherwise it is put just before the
+ * newest inbound message, so the conversation counts one unread again ("Mark unread").
+ */
+export async function markConversation(input: {
+  accountId: string;
+  userId: string;
+  conversationId: string;
+  read: boolean;
+}) {
+  const conversation = await findConversation(input.accountId, input.conversationId);
+  let lastReadAt = new Date();
+  if (!input.read) {
+    const newest = await db().message.findFirst({
+      where: { conversationId: conversation.id, direction: "inbound" },
+      orderBy: { createdAt: "desc" },
+      select: { createdAt: true },
+    });
+    lastReadAt = new Date((newest?.createdAt ?? conversation.createdAt).getTime() - 1);
+  }
+  const key = { conversationId: conversation.id, userId: input.userId };
+  await db().conversationRead.upsert({
+    where: { conversationId_userId: key },
+    create: { ...key, lastReadAt },
+    update: { lastReadAt },
+  });
+  return { conversationId: conversation.id, lastReadAt: lastReadAt.toISOString() };
+}
+
+/**
+ * A staff member's reply: the API's own send path (conversational, userId the staff member, userType "agent"), so
+ * opt-outs, segments, pacing and SDRs are exactly the API's. `clientId` comes back as the message's referenceId:
+ * the browser matches its pending bubble with the live echo by it.
+ */
+export async function sendReply(input: {
+  accountId: string;
+  userId: string;
+  conversationId: string;
+  body: string;
+  media: string[];
+  clientId: string;
+  requestId: string;
+}): Promise<MessageInfo> {
+  const conversation = await findConversation(input.accountId, input.conversationId);
+  // The client id is also the Idempotency-Key: a send retried after a lost answer is not sent twice.
+  const envelope = await sendWithIdempotency({
+    principal: { accountId: input.accountId, apiKeyId: `user:${input.userId}` },
+    raw: {
+      accountId: input.accountId,
+      from: conversation.accountNumber,
+      to: conversation.remoteNumber,
+      ...(input.body ? { body: input.body } : {}),
+      ...(input.media.length > 0 ? { media: input.media } : {}),
+      conversational: true,
+      userId: input.userId,
+      userType: "agent",
+      referenceId: input.clientId,
+    },
+    requestId: input.requestId,
+    headers: new Headers({ "idempotency-key": `conversation-${input.clientId}` }),
+  });
+  const data = envelope.data as { messageInfo: MessageInfo[]; error?: string };
+  return data.messageInfo[0]!;
+}

@@ -1,0 +1,103 @@
+import type { Server, Socket } from "socket.io";
+import { env } from "../env";
+import { logger } from "../log";
+import { changesAfter } from "../conversations/thread-messages";
+import { catchUpQuerySchema } from "../conversations/conversation-schema";
+import { fanOutKind, installAnnouncer, POKE_EVENT, throttleAnnouncements } from "./announce-changes";
+import { accountRoom, startChangeFeed, userRoom, type ChangeFeed } from "./change-feed";
+import { catchUpSchema, MAX_REPLAY, readChangeSchema, SOCKET_EVENTS } from "./change-schema";
+import { socketUser } from "./socket-auth";
+
+interface SocketData {
+  userId: string;
+  accountId: string;
+}
+
+const holder = globalThis as unknown as { __parleyIo?: Server };
+
+/**
+ * The live view on socket.io: sockets authenticated by the portal session (none, no socket), each in its
+ * account's room and its user's room; the change feed; catch-up after a reconnect; and, with several servers,
+ * the adapter that relays announcements (REDIS_URL, or PostgreSQL's with REALTIME_PG_ADAPTER).
+ */
+export async function startRealtime(io: Server): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
+  const config = env();
+  const log = logger().child({ component: "realtime" });
+  const closers: (() => Promise<unknown>)[] = [];
+  const kind = fanOutKind();
+  if (kind === "redis") {
+    const { createClient } = await import("redis");
+    const { createAdapter } = await import("@socket.io/redis-adapter");
+    const pub = createClient({ url: config.REDIS_URL });
+    const sub = pub.duplicate();
+    for (const c of [pub, sub]) c.on("error", (error: unknown) => log.warn({ err: error }, "Redis error"));
+    await Promise.all([pub.connect(), sub.connect()]);
+    io.adapter(createAdapter(pub, sub));
+    closers.push(() => Promise.all([pub.quit(), sub.quit()]).catch(() => undefined));
+  } else if (kind === "postgresql") {
+    const pg = (await import("pg")).default;
+    const { createAdapter } = await import("@socket.io/postgres-adapter");
+    const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
+    pool.on("error", (error) => log.warn({ err: error }, "PostgreSQL adapter error"));
+    // The adapter's table for payloads too large for a NOTIFY (its README's definition).
+    await pool.query(`CREATE TABLE IF NOT EXISTS socket_io_attachments (
+      id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)`);
+    io.adapter(createAdapter(pool));
+    closers.push(() => pool.end().catch(() => undefined));
+  }
+
+  const feed = await startChangeFeed(io, config.REALTIME_POLL_MS);
+  const tellOthers = kind ? throttleAnnouncements(() => io.serverSideEmit(POKE_EVENT)) : () => {};
+  installAnnouncer({
+    announce: () => {
+      feed.poke();
+      tellOthers();
+    },
+    close: async () => {},
+  });
+  io.on(POKE_EVENT, () => feed.poke());
+
+  io.use((socket, next) => {
+    socketUser(socket.request)
+      .then((user) => {
+        if (!user) return next(new Error("Unauthorized"));
+        socket.data = { userId: user.id, accountId: user.accountId } satisfies SocketData;
+        next();
+      })
+      .catch((error: unknown) => {
+        log.warn({ err: error }, "socket authentication failed");
+        next(new Error("Unauthorized"));
+      });
+  });
+
+  io.on("connection", (socket: Socket) => {
+    const data = socket.data as SocketData;
+    void socket.join([accountRoom(data.accountId), userRoom(data.userId)]);
+    // Everything of the account after a position: the reconnect path (and the first connection after a page load).
+    socket.on(SOCKET_EVENTS.catchUp, (raw: unknown, ack: unknown) => {
+      if (typeof ack !== "function") return;
+      const parsed = catchUpQuerySchema.safeParse(raw);
+      if (!parsed.success) return ack({ error: "InvalidRequest" });
+      changesAfter({ accountId: data.accountId, after: parsed.data.after, limit: MAX_REPLAY })
+        .then((answer) => ack(catchUpSchema.parse(answer)))
+        .catch((error: unknown) => {
+          log.warn({ err: error }, "catch-up failed");
+          ack({ error: "SystemFailure" });
+        });
+    });
+  });
+
+  holder.__parleyIo = io;
+  return {
+    feed,
+    async stop() {
+      await feed.stop();
+      await Promise.all(closers.map((c) => c()));
+    },
+  };
+}
+
+/** Tells the user's own browsers (every tab, on any server) that their read marker moved. */
+export function announceRead(userId: string, change: { conversationId: string; lastReadAt: string }): void {
+  holder.__parleyIo?.to(userRoom(userId)).emit(SOCKET_EVENTS.read, readChangeSchema.parse(change));
+}

@@ -1,0 +1,165 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- envelopes read loosely in assertions */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { io } from "socket.io-client";
+import { startServer, type RunningServer } from "../helpers/server";
+import { createDemoAccount, parley, type DemoCredentials } from "../helpers/cli";
+import { portalCookie } from "../helpers/portal-session";
+
+let server: RunningServer;
+let demo: DemoCredentials;
+let other: DemoCredentials;
+let agentCookie: string;
+let otherCookie: string;
+const agent = { email: "agent@conversations.test", password: "agent-password-123" };
+
+beforeAll(async () => {
+  server = await startServer();
+  demo = await createDemoAccount(server.database.url);
+  other = await createDemoAccount(server.database.url);
+  await parley(
+    [
+      "user",
+      "create",
+      "--account",
+      demo.accountId,
+      "--email",
+      agent.email,
+      "--role",
+      "agent",
+      "--password",
+      agent.password,
+    ],
+    server.database.url,
+  );
+  agentCookie = await portalCookie(server, agent.email, agent.password);
+  otherCookie = await portalCookie(server, other.email, other.password);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const base = (accountId: string) => `${server.baseUrl}/api/admin/accounts/${accountId}/conversations`;
+
+async function send(body: Record<string, unknown>) {
+  const response = await fetch(`${server.baseUrl}/v3/messages`, {
+    method: "POST",
+    headers: { apikey: demo.apiKey, "content-type": "application/json" },
+    body: JSON.stringify({ accountId: demo.accountId, from: demo.numbers[0], ...body }),
+  });
+  expect(response.status).toBe(200);
+}
+
+async function list(cookie: string, accountId = demo.accountId, query = "") {
+  const response = await fetch(`${base(accountId)}${query}`, { headers: { cookie } });
+  return { status: response.status, body: (await response.json()) as { data: any } };
+}
+
+describe("conversations", () => {
+  it("a conversational API send creates the conversation; a notification does not", async () => {
+    await send({ to: "14155550001", body: "A notification" });
+    expect((await list(agentCookie)).body.data.total).toBe(0);
+    await send({ to: "14155550001", body: "Let's talk", conversational: true, userId: "crm-7", userType: "bot" });
+    const { status, body } = await list(agentCookie);
+    expect(status).toBe(200);
+    expect(body.data.total).toBe(1);
+    expect(body.data.conversations[0]).toMatchObject({ remoteNumber: "14155550001", unread: 0, optedOut: false });
+    // Later notifications to the phone show in the thread as automated lines, and create nothing.
+    await send({ to: "14155550001", body: "Your order shipped" });
+    const id = body.data.conversations[0].id;
+    const thread = await fetch(`${base(demo.accountId)}/${id}`, { headers: { cookie: agentCookie } });
+    const messages = ((await thread.json()) as { data: any }).data.messages;
+    expect(messages.map((m: any) => [m.body, m.automated, m.userType])).toEqual([
+      ["Let's talk", false, "bot"],
+      ["Your order shipped", true, null],
+    ]);
+    expect((await list(agentCookie)).body.data.total).toBe(1);
+  });
+
+  it("an agent replies through the API's send path and reads unread counts", async () => {
+    await parley(
+      ["inbound", "--from", "+14155550002", "--to", `+${demo.numbers[0]!.replace("+", "")}`, "--body", "hi"],
+      server.database.url,
+    );
+    const { body } = await list(agentCookie, demo.accountId, "?filter=unread");
+    expect(body.data.conversations).toHaveLength(1);
+    const id = body.data.conversations[0].id;
+    expect(body.data.conversations[0].unread).toBe(1);
+    const reply = await fetch(`${base(demo.accountId)}/${id}/messages`, {
+      method: "POST",
+      headers: { cookie: agentCookie, "content-type": "application/json" },
+      body: JSON.stringify({ body: "Hello!", clientId: "c0123456789abcdef" }),
+    });
+    expect(reply.status).toBe(200);
+    expect(((await reply.json()) as { data: any }).data.message).toMatchObject({ status: "accepted", numSegments: 1 });
+    const read = await fetch(`${base(demo.accountId)}/${id}/read`, {
+      method: "POST",
+      headers: { cookie: agentCookie, "content-type": "application/json" },
+      body: JSON.stringify({ read: true }),
+    });
+    expect(read.status).toBe(200);
+    expect((await list(agentCookie, demo.accountId, "?filter=unread")).body.data.total).toBe(0);
+    const thread = await fetch(`${base(demo.accountId)}/${id}`, { headers: { cookie: agentCookie } });
+    const last = ((await thread.json()) as { data: any }).data.messages.at(-1);
+    expect(last).toMatchObject({
+      body: "Hello!",
+      userType: "agent",
+      referenceId: "c0123456789abcdef",
+      senderName: expect.any(String),
+    });
+    // The change log replays it after a position.
+    const changes = await fetch(`${base(demo.accountId)}/changes?after=0`, { headers: { cookie: agentCookie } });
+    const data = ((await changes.json()) as { data: any }).data;
+    expect(data.tooOld).toBe(false);
+    expect(data.changes.some((c: any) => c.message.referenceId === "c0123456789abcdef")).toBe(true);
+  });
+
+  it("another account's conversation is not found; no session is 401", async () => {
+    const { body } = await list(agentCookie);
+    const id = body.data.conversations[0].id;
+    // The other account's user, on their own account's path, with this account's conversation id.
+    const foreign = await fetch(`${base(other.accountId)}/${id}`, { headers: { cookie: otherCookie } });
+    expect(foreign.status).toBe(404);
+    const foreignReply = await fetch(`${base(other.accountId)}/${id}/messages`, {
+      method: "POST",
+      headers: { cookie: otherCookie, "content-type": "application/json" },
+      body: JSON.stringify({ body: "x", clientId: "c0123456789abcdea" }),
+    });
+    expect(foreignReply.status).toBe(404);
+    // And this account's path with the other user's session is refused.
+    expect((await list(otherCookie, demo.accountId)).status).toBe(403);
+    expect((await fetch(base(demo.accountId))).status).toBe(401);
+    expect((await fetch(`${base(demo.accountId)}/${id}`)).status).toBe(401);
+  });
+
+  it("a socket without a session cookie is refused; one with the portal session connects", async () => {
+    const refused = io(server.baseUrl, { path: "/socket.io", transports: ["websocket"], reconnection: false });
+    const error = await new Promise<Error>((resolve) => refused.on("connect_error", resolve));
+    expect(error.message).toBe("Unauthorized");
+    refused.close();
+    const forged = io(server.baseUrl, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      reconnection: false,
+      extraHeaders: { cookie: "next-auth.session-token=forged" },
+    });
+    expect((await new Promise<Error>((resolve) => forged.on("connect_error", resolve))).message).toBe("Unauthorized");
+    forged.close();
+    const ok = io(server.baseUrl, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      extraHeaders: { cookie: agentCookie },
+    });
+    await new Promise<void>((resolve, reject) => {
+      ok.on("connect", resolve);
+      ok.on("connect_error", reject);
+    });
+    const answer = (await ok.timeout(5000).emitWithAck("catch-up", { after: 0 })) as {
+      tooOld: boolean;
+      changes: unknown[];
+    };
+    expect(answer.tooOld).toBe(false);
+    expect(answer.changes.length).toBeGreaterThan(0);
+    ok.close();
+  });
+});
