@@ -6,6 +6,7 @@ import { portalCookie } from "../helpers/portal-session";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { createUser } from "../../lib/accounts/manage-accounts";
 import { db } from "../../lib/db/client";
+import { setWebhookSettings } from "../../lib/webhooks/manage-webhook";
 
 // The portal's "Send test event" (POST …/webhook/test) against a real receiver on loopback (allowed here by
 // WEBHOOK_ALLOW_PRIVATE): signed like a real delivery, the receiver's answer reported, and logged as a test event.
@@ -184,6 +185,15 @@ describe("test event", () => {
 });
 
 describe("webhook changes", () => {
+  it("refuse a private address in words that say why and what to do (this process runs without WEBHOOK_ALLOW_PRIVATE)", async () => {
+    expect(process.env.WEBHOOK_ALLOW_PRIVATE).toBeUndefined();
+    const refusal = await setWebhookSettings(other.accountId, { url: "http://10.1.2.3/hooks" }).catch((e) => e);
+    expect(refusal).toMatchObject({ code: "InvalidRequest", field: "url" });
+    expect(refusal.detail).toBe(
+      "the webhook URL is refused: 10.1.2.3 is a private address. Parley only calls public internet addresses; a receiver on a private network or this machine needs the server to run with WEBHOOK_ALLOW_PRIVATE=true (for development)",
+    );
+  });
+
   it("are in the audit trail with who made them, never with the header's value", async () => {
     const rotated = await call(server, "POST", path("/webhook/rotate-secret?overlapHours=2"), { headers: asAdmin() });
     expect(rotated.status, rotated.text).toBe(200);
