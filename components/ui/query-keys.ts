@@ -14,6 +14,7 @@ export const keys = {
   webhook: {
     all: ["webhook"] as const,
     settings: ["webhook", "settings"] as const,
+    health: ["webhook", "health"] as const,
     attempts: (filters: Query) => ["webhook", "attempts", filters] as const,
     events: (filters: Query) => ["webhook", "events", filters] as const,
   },

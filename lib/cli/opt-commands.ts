@@ -92,7 +92,7 @@ export const optCommands: Command[] = [
         throw new UsageError(`--status must be in or out, not "${status}"`);
       }
       return async () => {
-        const numbers = await asAdmin(() => listOptStates({ accountId, status }));
+        const { numbers } = await asAdmin(() => listOptStates({ accountId, status }));
         const rows = numbers.map((n) => [e164(n.number), n.status, n.changedAt ?? "-"]);
         return {
           json: { accountId, numbers },

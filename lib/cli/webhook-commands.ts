@@ -92,8 +92,8 @@ export const webhookCommands: Command[] = [
     prepare({ values }) {
       const accountId = requiredString(values, "account", "<id>");
       return async () => {
-        const settings = await asAdmin(() => removeWebhook(accountId));
-        return { json: { webhook: settings }, text: `Account ${accountId} has no webhook now.` };
+        const { webhook } = await asAdmin(() => removeWebhook(accountId));
+        return { json: { webhook }, text: `Account ${accountId} has no webhook now.` };
       };
     },
   },

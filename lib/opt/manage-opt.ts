@@ -1,10 +1,10 @@
-import { z } from "zod";
 import { ApiError } from "../api/api-error";
 import { parseInput } from "../api/parse-input";
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { validTn } from "../messaging/phone-number";
 import { POSSIBLE_OPT_OUT } from "./apply-opt-keyword";
+import { optChangeInput, optEventQuery, type OptChangeInput } from "./opt-schemas";
 
 export type OptAction = "in" | "out";
 
@@ -60,15 +60,7 @@ export async function setOptStatus(input: {
   return toEventResult(event);
 }
 
-export const optChangeInput = z
-  .object({
-    number: z.string().min(1).max(32),
-    action: z.enum(["in", "out"]),
-    note: z.string().trim().max(500).optional(),
-  })
-  .strict();
-
-export function parseOptChange(body: unknown): z.infer<typeof optChangeInput> {
+export function parseOptChange(body: unknown): OptChangeInput {
   return parseInput(optChangeInput, body);
 }
 
@@ -115,6 +107,8 @@ export interface OptEventFilter {
   accountId: string;
   number?: string | null;
   action?: string | null;
+  /** keyword or admin. */
+  source?: string | null;
   /** Inclusive. */
   since?: string | null;
   /** Exclusive. */
@@ -127,10 +121,14 @@ function eventWhere(filter: OptEventFilter) {
   if (filter.action && filter.action !== "in" && filter.action !== "out") {
     throw new ApiError("InvalidRequest", { detail: "action: in or out", field: "action" });
   }
+  if (filter.source && filter.source !== "keyword" && filter.source !== "admin") {
+    throw new ApiError("InvalidRequest", { detail: "source: keyword or admin", field: "source" });
+  }
   return {
     accountId: filter.accountId,
     ...(filter.number ? { number: phoneDigits(filter.number) } : {}),
     ...(filter.action ? { action: filter.action } : {}),
+    ...(filter.source ? { source: filter.source } : {}),
     ...(since || until ? { createdAt: { ...(since ? { gte: since } : {}), ...(until ? { lt: until } : {}) } } : {}),
   };
 }
@@ -187,22 +185,35 @@ export async function exportOptEventsCsv(filter: OptEventFilter): Promise<string
   return `${lines.join("\r\n")}\r\n`;
 }
 
-/** Numbers with an opt record for the account (not those that only received a footer). */
-export async function listOptStates(input: { accountId: string; status?: string | null }) {
+/** Numbers with an opt record for the account (not those that only received a footer), newest change first. */
+export async function listOptStates(input: {
+  accountId: string;
+  status?: string | null;
+  start?: number;
+  count?: number;
+}) {
   if (input.status && input.status !== "in" && input.status !== "out") {
     throw new ApiError("InvalidRequest", { detail: "status: in or out", field: "status" });
   }
-  const rows = await db().optState.findMany({
-    where: { accountId: input.accountId, status: input.status ? input.status : { in: ["in", "out"] } },
-    orderBy: [{ changedAt: "desc" }, { number: "asc" }],
-    take: 10_000,
-  });
-  return rows.map((row) => ({
-    number: row.number,
-    status: row.status,
-    changedAt: row.changedAt?.toISOString() ?? null,
-    lastFooterAt: row.lastFooterAt?.toISOString() ?? null,
-  }));
+  const where = { accountId: input.accountId, status: input.status ? input.status : { in: ["in", "out"] } };
+  const [rows, total] = await Promise.all([
+    db().optState.findMany({
+      where,
+      orderBy: [{ changedAt: "desc" }, { number: "asc" }],
+      skip: input.start ?? 0,
+      take: input.count ?? 10_000,
+    }),
+    db().optState.count({ where }),
+  ]);
+  return {
+    total,
+    numbers: rows.map((row) => ({
+      number: row.number,
+      status: row.status,
+      changedAt: row.changedAt?.toISOString() ?? null,
+      lastFooterAt: row.lastFooterAt?.toISOString() ?? null,
+    })),
+  };
 }
 
 /** Inbound texts that mention stopping without being a keyword, for staff to read (newest first). */
@@ -231,24 +242,7 @@ export async function listOptFlags(input: { accountId: string; conversationId?: 
   }));
 }
 
-function pageParam(name: string, value: string | null, fallback: number, min: number, max: number): number {
-  if (value === null || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ApiError("InvalidRequest", { detail: `${name}: an integer from ${min} to ${max}`, field: name });
-  }
-  return n;
-}
-
-/** The audit trail's query string: number, action, since, until, start, count. */
-export function readEventQuery(accountId: string, query: URLSearchParams) {
-  return {
-    accountId,
-    number: query.get("number"),
-    action: query.get("action"),
-    since: query.get("since"),
-    until: query.get("until"),
-    start: pageParam("start", query.get("start"), 0, 0, 1_000_000_000),
-    count: pageParam("count", query.get("count"), 100, 1, 1000),
-  };
+/** The audit trail's query string (number, action, source, since, until, start, count, format), parsed. */
+export function readEventQuery(accountId: string, query: Record<string, string>) {
+  return { accountId, ...parseInput(optEventQuery, query) };
 }

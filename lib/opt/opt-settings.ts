@@ -1,8 +1,8 @@
-import { z } from "zod";
 import { ApiError } from "../api/api-error";
 import { parseInput } from "../api/parse-input";
 import { db, type Db } from "../db/client";
 import { DEFAULT_FOOTER } from "./append-footer";
+import { optSettingsInput, type OptSettingsInput } from "./opt-schemas";
 
 type Client = Db | Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -56,19 +56,6 @@ export async function getOptSettings(accountId: string) {
   }
   return { ...texts, custom, defaults, updatedAt: settings?.updatedAt.toISOString() ?? null };
 }
-
-// A footer must fit beside a text in a message; a reply is at most three GSM7 segments.
-export const optSettingsInput = z
-  .object({
-    footer: z.string().trim().min(1).max(120).nullable(),
-    stopReply: z.string().trim().min(1).max(459).nullable(),
-    startReply: z.string().trim().min(1).max(459).nullable(),
-    helpReply: z.string().trim().min(1).max(459).nullable(),
-  })
-  .partial()
-  .strict();
-
-export type OptSettingsInput = z.infer<typeof optSettingsInput>;
 
 /** Sets the texts given; null restores a text's default. */
 export async function updateOptSettings(accountId: string, input: OptSettingsInput) {

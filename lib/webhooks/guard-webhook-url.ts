@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+import { webhookUrlProblem } from "./webhook-schemas";
 
 // The decision: webhooks never reach loopback, private, link-local (cloud metadata at 169.254.169.254 and
 // fd00:ec2::254 included) or other non-public addresses unless the operator allows them (WEBHOOK_ALLOW_PRIVATE).
@@ -39,21 +40,9 @@ function literalAddress(hostname: string): string | null {
 
 /** Checks the form of a webhook URL (http/https, no credentials, a host) and returns it parsed. */
 export function parseWebhookUrl(value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new WebhookUrlError("the webhook URL is not a valid absolute URL");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new WebhookUrlError("the webhook URL must use http or https");
-  }
-  if (url.username || url.password) {
-    throw new WebhookUrlError("the webhook URL may not carry credentials; use the header for authentication");
-  }
-  if (!url.hostname) throw new WebhookUrlError("the webhook URL has no host");
-  if (value.length > 2048) throw new WebhookUrlError("the webhook URL is longer than 2048 characters");
-  return url;
+  const problem = webhookUrlProblem(value);
+  if (problem) throw new WebhookUrlError(problem);
+  return new URL(value);
 }
 
 function resolveAll(hostname: string): Promise<LookupAddress[]> {

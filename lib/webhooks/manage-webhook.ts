@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import { db } from "../db/client";
 import { uuidv4 } from "../db/ids";
 import { env } from "../env";
 import { ApiError } from "../api/api-error";
 import { checkWebhookUrl, WebhookUrlError } from "./guard-webhook-url";
+import { parseInput } from "../api/parse-input";
+import { webhookSettingsInput, type WebhookSettingsInput } from "./webhook-schemas";
 
 // An account's webhook settings: one URL, one header (name and value), and signing secrets. Services throw
 // ApiError (InvalidRequest, NotFound); the admin API and the CLI both call them.
@@ -13,29 +14,6 @@ import { checkWebhookUrl, WebhookUrlError } from "./guard-webhook-url";
 export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
 }
-
-// RFC 9110 token characters for the name; the value may not hold line breaks (header injection) or controls.
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,100}$/;
-// Headers Parley sets itself: a customer header may not replace them.
-const RESERVED_HEADERS = new Set([
-  "content-type",
-  "content-length",
-  "host",
-  "user-agent",
-  "connection",
-  "transfer-encoding",
-  "webhook-id",
-  "webhook-timestamp",
-  "webhook-signature",
-  "parley-event",
-]);
-
-export const webhookSettingsInput = z.object({
-  url: z.string().min(1, "url is required"),
-  headerName: z.string().nullish(),
-  headerValue: z.string().nullish(),
-});
-export type WebhookSettingsInput = z.infer<typeof webhookSettingsInput>;
 
 function invalid(detail: string, field?: string): ApiError {
   return new ApiError("InvalidRequest", { detail, field });
@@ -91,35 +69,43 @@ export async function getWebhookSettings(accountId: string): Promise<WebhookSett
 }
 
 /**
- * Sets the URL and header. The URL is checked against the guard now (and again at every delivery). Without a
- * header name the header is removed. The first setting creates the account's signing secret.
+ * Sets the URL and header. The URL is checked against the guard now
+ * (and again at every delivery). Without a header name the header is removed; a header name without a value keeps
+ * the value stored for that same header (the portal never has it back to send again). The first setting creates the
+ * account's signing secret.
  */
-export async function setWebhookSettings(accountId: string, input: WebhookSettingsInput): Promise<WebhookSettings> {
+export async function setWebhookSettings(accountId: string, settings: WebhookSettingsInput): Promise<WebhookSettings> {
+  // The CLI calls this too: every caller's input passes the same schema as the admin API's.
+  const input = parseInput(webhookSettingsInput, settings);
   await requireAccount(accountId);
-  const url = input.url.trim();
+  const url = input.url;
   try {
     await checkWebhookUrl(url, env().WEBHOOK_ALLOW_PRIVATE);
   } catch (error) {
-    if (error instanceof WebhookUrlError) throw invalid(error.message, "url");
+    if (error instanceof WebhookUrlError) {
+      // The guard's refusal says which address; say too why, and what an operator can do about it.
+      const refused = error.message.includes("is refused");
+      throw invalid(
+        refused && !env().WEBHOOK_ALLOW_PRIVATE
+          ? `${error.message}. Parley only calls public internet addresses; a receiver on a private network or this machine needs the server to run with WEBHOOK_ALLOW_PRIVATE=true (for development)`
+          : error.message,
+        "url",
+      );
+    }
     throw error;
   }
   const headerName = input.headerName?.trim() || null;
-  const headerValue = headerName ? (input.headerValue ?? "").trim() : null;
-  if (headerName) {
-    if (!HEADER_NAME.test(headerName)) throw invalid("headerName is not a valid HTTP header name", "headerName");
-    if (RESERVED_HEADERS.has(headerName.toLowerCase())) {
-      throw invalid(`headerName ${headerName} is set by Parley itself`, "headerName");
+  let headerValue = headerName ? (input.headerValue ?? "").trim() : null;
+  if (headerName && !headerValue) {
+    const stored = await db().webhookEndpoint.findUnique({
+      where: { accountId },
+      select: { headerName: true, headerValue: true },
+    });
+    if (stored?.headerValue && stored.headerName?.toLowerCase() === headerName.toLowerCase()) {
+      headerValue = stored.headerValue;
+    } else {
+      throw invalid("headerValue is required with a new headerName", "headerValue");
     }
-    if (!headerValue) throw invalid("headerValue is required with headerName", "headerValue");
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(headerValue) || headerValue.length > 4096) {
-      throw invalid(
-        "headerValue may not hold line breaks or control characters (4096 characters at most)",
-        "headerValue",
-      );
-    }
-  } else if (input.headerValue) {
-    throw invalid("headerName is required with headerValue", "headerName");
   }
   await db().$transaction(async (tx) => {
     await tx.webhookEndpoint.upsert({
@@ -137,11 +123,17 @@ export async function setWebhookSettings(accountId: string, input: WebhookSettin
   return getWebhookSettings(accountId);
 }
 
-/** Removes the URL and header: no events are written for the account from now on (pending ones are not sent). */
-export async function removeWebhook(accountId: string): Promise<WebhookSettings> {
+/**
+ * Removes the URL and header: no events are written for the account from now on (pending ones are not sent).
+ * Answers the settings after, and the URL that was removed (null when there was none).
+ */
+export async function removeWebhook(
+  accountId: string,
+): Promise<{ webhook: WebhookSettings; previousUrl: string | null }> {
   await requireAccount(accountId);
+  const previous = await db().webhookEndpoint.findUnique({ where: { accountId }, select: { url: true } });
   await db().webhookEndpoint.deleteMany({ where: { accountId } });
-  return getWebhookSettings(accountId);
+  return { webhook: await getWebhookSettings(accountId), previousUrl: previous?.url ?? null };
 }
 
 /**

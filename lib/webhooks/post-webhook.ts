@@ -12,6 +12,10 @@ export interface WebhookResponse {
   retryAfterAt: number | null;
   /** The URL itself is refused by the guard: retrying cannot help until it is changed. */
   refused: boolean;
+  /** Why it failed, in one word: the URL guard, no answer in time, no connection, or a non-2xx answer. */
+  failure: "guard" | "timeout" | "network" | "status" | null;
+  /** The start of the answer's body (up to `bodyBytes`, UTF-8), "" when none came. */
+  body: string;
 }
 
 // Connections are reused between deliveries to the same receiver (most accounts' events go to one host).
@@ -38,22 +42,27 @@ export function postWebhook(options: {
   body: string;
   timeoutMs: number;
   allowPrivate: boolean;
+  /** How much of the answer's body to keep in `body` (the error text of a refusal keeps 200 characters anyway). */
+  bodyBytes?: number;
 }): Promise<WebhookResponse> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const failed = (error: string, refused = false): WebhookResponse => ({
+  const failed = (error: string, failure: "guard" | "timeout" | "network"): WebhookResponse => ({
     httpStatus: null,
     latencyMs: elapsed(),
     error,
     retryAfterAt: null,
-    refused,
+    refused: failure === "guard",
+    failure,
+    body: "",
   });
+  const keep = Math.max(options.bodyBytes ?? 0, MAX_ERROR_BODY * 4);
   let url: URL;
   try {
     url = parseWebhookUrl(options.url);
     checkLiteralHost(url, options.allowPrivate);
   } catch (error) {
-    return Promise.resolve(failed((error as Error).message, error instanceof WebhookUrlError));
+    return Promise.resolve(failed((error as Error).message, error instanceof WebhookUrlError ? "guard" : "network"));
   }
   const transport = url.protocol === "https:" ? https : http;
   return new Promise((resolve) => {
@@ -79,15 +88,20 @@ export function postWebhook(options: {
       },
       (response) => {
         const status = response.statusCode ?? 0;
-        let text = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => {
-          if (text.length < MAX_ERROR_BODY) text += chunk;
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        response.on("data", (chunk: Buffer) => {
+          if (kept >= keep) return;
+          chunks.push(chunk);
+          kept += chunk.length;
         });
-        response.on("error", (error) => finish(failed(`response: ${error.message}`)));
+        response.on("error", (error) => finish(failed(`response: ${error.message}`, "network")));
         response.on("end", () => {
           const ok = status >= 200 && status < 300;
           const retryAfter = response.headers["retry-after"];
+          // A cut in the middle of a UTF-8 sequence decodes to a replacement character, not an exception.
+          const raw = Buffer.concat(chunks);
+          const text = raw.subarray(0, keep).toString("utf8").trim().slice(0, MAX_ERROR_BODY);
           finish({
             httpStatus: status,
             latencyMs: elapsed(),
@@ -95,21 +109,23 @@ export function postWebhook(options: {
               ? null
               : status >= 300 && status < 400
                 ? `HTTP ${status}: redirects are not followed${response.headers.location ? ` (to ${response.headers.location})` : ""}`
-                : `HTTP ${status}${text.trim() ? `: ${text.trim().slice(0, MAX_ERROR_BODY)}` : ""}`,
+                : `HTTP ${status}${text ? `: ${text}` : ""}`,
             retryAfterAt: ok
               ? null
               : parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, Date.now()),
             refused: false,
+            failure: ok ? null : "status",
+            body: options.bodyBytes ? raw.subarray(0, options.bodyBytes).toString("utf8") : "",
           });
         });
       },
     );
     const timer = setTimeout(() => {
-      finish(failed(`no answer within ${options.timeoutMs / 1000} s`));
+      finish(failed(`no answer within ${options.timeoutMs / 1000} s`, "timeout"));
       request.destroy();
     }, options.timeoutMs);
     request.on("error", (error: NodeJS.ErrnoException) =>
-      finish(failed(error.message, error.code === "EWEBHOOKREFUSED")),
+      finish(failed(error.message, error.code === "EWEBHOOKREFUSED" ? "guard" : "network")),
     );
     request.end(options.body);
   });

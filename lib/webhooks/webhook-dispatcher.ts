@@ -1,12 +1,12 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { Webhook } from "standardwebhooks";
 import { db, dbProvider } from "../db/client";
 import { logger } from "../log";
 import { boundValue, insertRows, insertSdrs, type SdrRow } from "../db/insert-rows";
 import { onEventsWritten } from "./enqueue-events";
 import { postWebhook, type WebhookResponse } from "./post-webhook";
 import { signingSecrets } from "./manage-webhook";
+import { deliveryHeaders } from "./delivery-headers";
 
 export interface DispatcherOptions {
   pollMs?: number;
@@ -225,15 +225,6 @@ export class WebhookDispatcher {
     return target;
   }
 
-  /** The Standard Webhooks headers: one `v1,` signature per secret in use (two during a rotation's overlap). */
-  static signatureHeaders(eventId: string, payload: string, secrets: string[], at: Date): Record<string, string> {
-    return {
-      "webhook-id": eventId,
-      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-      "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(eventId, at, payload)).join(" "),
-    };
-  }
-
   private async deliver(event: ClaimedEvent): Promise<void> {
     const target = await this.target(event.accountId);
     const at = new Date();
@@ -245,6 +236,8 @@ export class WebhookDispatcher {
         error: "the account has no webhook URL configured",
         retryAfterAt: null,
         refused: false,
+        failure: "network",
+        body: "",
       };
     } else {
       response = await postWebhook({
@@ -252,11 +245,15 @@ export class WebhookDispatcher {
         body: event.payload,
         timeoutMs: this.timeoutMs,
         allowPrivate: this.allowPrivate,
-        headers: {
-          ...(target.headerName && target.headerValue ? { [target.headerName]: target.headerValue } : {}),
-          ...WebhookDispatcher.signatureHeaders(event.id, event.payload, target.secrets, at),
-          "parley-event": event.kind,
-        },
+        headers: deliveryHeaders({
+          eventId: event.id,
+          kind: event.kind,
+          payload: event.payload,
+          secrets: target.secrets,
+          headerName: target.headerName,
+          headerValue: target.headerValue,
+          at,
+        }),
       });
     }
     // The slot is free once the POST is over; the outcome is written with others in the next batch (the event

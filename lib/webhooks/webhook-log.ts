@@ -1,40 +1,9 @@
-import { z } from "zod";
 import { db } from "../db/client";
 import { ApiError } from "../api/api-error";
+import { TEST_EVENT_PREFIX, type AttemptQuery, type EventQuery, type ResendInput } from "./webhook-schemas";
 
 // The delivery log an admin reads (every attempt: time, URL, HTTP status, latency, error), the events themselves,
 // and manual resends.
-
-const isoDate = z
-  .string()
-  .refine((v) => !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date-time")
-  .transform((v) => new Date(v));
-
-export const attemptQuery = z.object({
-  eventId: z.string().max(100).optional(),
-  messageId: z.string().max(100).optional(),
-  // "failed" = attempts that were not accepted; "ok" = accepted ones.
-  outcome: z.enum(["ok", "failed"]).optional(),
-  since: isoDate.optional(),
-  until: isoDate.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-});
-export type AttemptQuery = z.infer<typeof attemptQuery>;
-
-export const eventQuery = z.object({
-  status: z.enum(["pending", "delivered", "failed"]).optional(),
-  messageId: z.string().max(100).optional(),
-  since: isoDate.optional(),
-  until: isoDate.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-});
-export type EventQuery = z.infer<typeof eventQuery>;
-
-export const resendInput = z.union([
-  z.object({ eventId: z.string().min(1).max(100) }).strict(),
-  z.object({ since: isoDate, until: isoDate }).strict(),
-]);
-export type ResendInput = z.infer<typeof resendInput>;
 
 function range(since?: Date, until?: Date) {
   return since || until ? { ...(since ? { gte: since } : {}), ...(until ? { lt: until } : {}) } : undefined;
@@ -64,7 +33,13 @@ export async function listWebhookAttempts(accountId: string, query: AttemptQuery
     orderBy: [{ at: "desc" }, { id: "desc" }],
     take: query.limit,
   });
-  return rows.map((a) => ({
+  return rows.map(toAttemptResult);
+}
+
+type AttemptRow = Awaited<ReturnType<ReturnType<typeof db>["webhookAttempt"]["findMany"]>>[number];
+
+function toAttemptResult(a: AttemptRow) {
+  return {
     id: a.id,
     eventId: a.eventId,
     at: a.at.toISOString(),
@@ -72,24 +47,56 @@ export async function listWebhookAttempts(accountId: string, query: AttemptQuery
     httpStatus: a.httpStatus,
     latencyMs: a.latencyMs,
     error: a.error,
-  }));
+  };
 }
 
-/** Events, newest first, with their payloads (what was or will be posted). */
+// At most this many attempts per event in `attemptLog` (an event retried all day has ~16; resends add more).
+const ATTEMPTS_PER_EVENT = 50;
+
+function kindWhere(kind: EventQuery["kind"]) {
+  if (kind === "test") return { id: { startsWith: TEST_EVENT_PREFIX } };
+  if (kind) return { kind, NOT: { id: { startsWith: TEST_EVENT_PREFIX } } };
+  return {};
+}
+
+/**
+ * Events, newest first, a page at a time, with their payloads (what was or will be posted), the total that match,
+ * and with `include: "attempts"` each event's attempts (newest first).
+ */
 export async function listWebhookEvents(accountId: string, query: EventQuery) {
-  const rows = await db().webhookEvent.findMany({
-    where: {
-      accountId,
-      ...(query.status ? { status: query.status } : {}),
-      ...(query.messageId ? { messageId: query.messageId } : {}),
-      createdAt: range(query.since, query.until),
-    },
-    orderBy: [{ createdAt: "desc" }, { sequence: "desc" }],
-    take: query.limit,
-  });
-  return rows.map((e) => ({
+  const where = {
+    accountId,
+    ...(query.status ? { status: query.status } : {}),
+    ...kindWhere(query.kind),
+    ...(query.messageId ? { messageId: query.messageId } : {}),
+    createdAt: range(query.since, query.until),
+  };
+  const start = query.start ?? 0;
+  const [rows, total] = await Promise.all([
+    db().webhookEvent.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { sequence: "desc" }, { id: "desc" }],
+      skip: start,
+      take: query.limit,
+    }),
+    db().webhookEvent.count({ where }),
+  ]);
+  const attempts = new Map<string, ReturnType<typeof toAttemptResult>[]>();
+  if (query.include === "attempts" && rows.length > 0) {
+    const found = await db().webhookAttempt.findMany({
+      where: { accountId, eventId: { in: rows.map((e) => e.id) } },
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+    });
+    for (const attempt of found) {
+      const list = attempts.get(attempt.eventId) ?? [];
+      if (list.length < ATTEMPTS_PER_EVENT) list.push(toAttemptResult(attempt));
+      attempts.set(attempt.eventId, list);
+    }
+  }
+  const events = rows.map((e) => ({
     id: e.id,
     kind: e.kind,
+    test: e.id.startsWith(TEST_EVENT_PREFIX),
     messageId: e.messageId,
     segmentNumber: e.segmentNumber,
     status: e.status,
@@ -99,8 +106,13 @@ export async function listWebhookEvents(accountId: string, query: EventQuery) {
     createdAt: e.createdAt.toISOString(),
     deliveredAt: e.deliveredAt?.toISOString() ?? null,
     payload: JSON.parse(e.payload) as unknown,
+    ...(query.include === "attempts" ? { attemptLog: attempts.get(e.id) ?? [] } : {}),
   }));
+  return { events, total, start };
 }
+
+export type WebhookEventResult = Awaited<ReturnType<typeof listWebhookEvents>>["events"][number];
+export type WebhookAttemptResult = ReturnType<typeof toAttemptResult>;
 
 /**
  * Sends events again: one event by id (whatever its status: a receiver that lost it may ask again), or every failed

@@ -20,6 +20,8 @@ export interface Answer {
   delayMs?: number;
   /** Never answer (the connection stays open until the client gives up). */
   hang?: boolean;
+  /** The answer's body; "ok" unless given. */
+  body?: string;
 }
 
 export interface WebhookReceiver {
@@ -102,7 +104,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         if (answer.hang) return;
         const send = () => {
           res.writeHead(answer.status ?? 200, { "content-type": "text/plain", ...answer.headers });
-          res.end("ok");
+          res.end(answer.body ?? "ok");
         };
         if (answer.delayMs) setTimeout(send, answer.delayMs);
         else send();

@@ -1,6 +1,7 @@
 import { withAdmin, adminResult } from "@/lib/api/with-admin";
 import { parseInput, queryObject } from "@/lib/api/parse-input";
-import { attemptQuery, listWebhookAttempts } from "@/lib/webhooks/webhook-log";
+import { listWebhookAttempts } from "@/lib/webhooks/webhook-log";
+import { attemptQuery } from "@/lib/webhooks/webhook-schemas";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,8 @@
 import { withAdmin, adminResult } from "@/lib/api/with-admin";
 import { readJson } from "@/lib/api/read-json";
 import { parseInput } from "@/lib/api/parse-input";
-import { resendInput, resendWebhookEvents } from "@/lib/webhooks/webhook-log";
+import { resendWebhookEvents } from "@/lib/webhooks/webhook-log";
+import { resendInput } from "@/lib/webhooks/webhook-schemas";
 
 export const dynamic = "force-dynamic";
 
