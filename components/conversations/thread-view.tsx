@@ -138,7 +138,7 @@ export function ThreadView({ initial }: { initial: ThreadData }) {
 
   const { conversation, optOut } = thread;
   return (
-    <div className="flex min-h-[70vh] flex-col overflow-hidden rounded-lg border border-slate-200 bg-slate-50">
+    <div className="flex min-h-[70vh] flex-col overflow-hidden rounded-lg border border-slate-200 bg-slate-50 md:h-[calc(100dvh-4rem)] md:min-h-96">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 bg-white px-4 py-3">
         <div className="min-w-0">
           <Link href="/conversations" className="text-xs text-indigo-700 hover:underline">
