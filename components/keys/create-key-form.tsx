@@ -32,7 +32,11 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) 
       onCreated(created);
     },
     onError: (error) => setErrors(serverFieldError(error, ["name", "expiresAt"]) ?? {}),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.apiKeys.all }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.apiKeys.all }),
+        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
+      ]),
   });
 
   function submit(event: FormEvent) {

@@ -131,7 +131,11 @@ export function KeysScreen({ initial }: { initial: KeyPage }) {
       setRevoking(null);
       setRevoked(key);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.apiKeys.all }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.apiKeys.all }),
+        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
+      ]),
   });
 
   const page = list.data;

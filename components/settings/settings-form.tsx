@@ -81,12 +81,15 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
     onSuccess: ({ account }) => {
       setForm(formOf(account));
       setSaved(true);
-      queryClient.setQueryData(keys.settings.all, account);
       // The sidebar shows the account's name: render the layout again with the new one.
       router.refresh();
     },
     onError: (error) => setErrors(serverFieldError(error, ACCOUNT_SETTING_FIELDS) ?? {}),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.audit.all }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.settings.all }),
+        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
+      ]),
   });
 
   function set(field: keyof Form, value: string) {

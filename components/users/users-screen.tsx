@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { failureReason } from "@/components/ui/field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
@@ -91,7 +92,11 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
     onError: (error, { user }) => {
       setDisabling(null);
       setRevision((n) => n + 1);
-      setOutcome({ tone: "error", text: `${user.email}: ${failureText(error)}` });
+      const reason = failureReason(error);
+      setOutcome({
+        tone: "error",
+        text: `Not changed: ${reason.includes(user.email) ? "" : `${user.email}: `}${reason}`,
+      });
     },
     onSettled: () =>
       Promise.all([

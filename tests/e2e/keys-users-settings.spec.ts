@@ -167,7 +167,14 @@ test("Users: an agent is added with a password shown once, signs in, and is sign
     await expect(nav.getByRole("link", { name: adminPage, exact: true })).toHaveCount(0);
   await shot(agentPage, "agent-sidebar");
 
-  // The admin's own row cannot be disabled; the agent's can, after a confirmation.
+  // The only admin can neither step down nor disable themself; the agent can be disabled, after a confirmation.
+  await users.getByLabel(`Role of ${demo.email}`, { exact: true }).selectOption("agent");
+  await page.getByRole("button", { name: `Save role of ${demo.email}` }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Not changed" })).toContainText(
+    `${demo.email} is the account's last active admin: make another user an admin first`,
+  );
+  await expect(users.getByLabel(`Role of ${demo.email}`, { exact: true })).toHaveValue("admin");
+  await shot(page, "users-last-admin-error");
   await expect(page.getByRole("button", { name: `Disable ${demo.email}` })).toBeDisabled();
   await page.getByRole("button", { name: `Disable ${agentEmail}` }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Disable user" }).click();
