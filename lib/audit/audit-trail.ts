@@ -48,6 +48,12 @@ export async function recordAudit(entry: AuditEntry, client: AuditWriter = db())
   });
 }
 
+/** Who made a change and from where, as a service that changes something receives it for the audit trail. */
+export interface ChangedBy {
+  actor: AdminActor | "cli";
+  ip?: string;
+}
+
 /** How the audit trails (this one and the opt-out one) name who acted: a portal user by e-mail, a key by id, or
  * the operator's CLI. */
 export function actorLabel(actor: AdminActor | "cli"): string {

@@ -33,3 +33,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/** An initial password for a new user: 18 random bytes, 24 URL-safe characters (shown once, then only hashed). */
+export function generatePassword(): string {
+  return randomBytes(18).toString("base64url");
+}

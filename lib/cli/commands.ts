@@ -10,7 +10,7 @@ import {
   listApiKeys,
   listNumbers,
   removeNumber,
-  revokeApiKey,
+  revokeApiKeyByIdOrKey,
 } from "../accounts/manage-accounts";
 import { createDemo, describeDemo } from "../accounts/create-demo";
 import { receiveMessage } from "../messaging/receive-message";
@@ -19,6 +19,7 @@ import { webhookCommands } from "./webhook-commands";
 import { e164, formatDate, formatTable, keyHint } from "./format-output";
 import { optionalString, requiredString, UsageError, type OptionSpec, type ParsedArguments } from "./read-arguments";
 import { describeOpt, optCommands } from "./opt-commands";
+import type { ChangedBy } from "../audit/audit-trail";
 
 export interface CommandResult {
   /** Printed alone on stdout with --json. */
@@ -86,6 +87,9 @@ function passwordSource(values: ParsedArguments["values"]): { password: string; 
 
 const accountOption = { account: { type: "string" } } satisfies OptionSpec;
 
+// The operator's changes go into the account's audit trail too, as "cli".
+const CLI: ChangedBy = { actor: "cli" };
+
 export const commands: Command[] = [
   {
     name: "account create",
@@ -140,7 +144,7 @@ export const commands: Command[] = [
       const name = optionalString(values, "name")?.trim();
       const expiresAt = expiryDate(optionalString(values, "expires"));
       return async () => {
-        const created = await createApiKey({ accountId, name, expiresAt });
+        const created = await createApiKey({ accountId, name, expiresAt, by: CLI });
         return {
           json: {
             id: created.id,
@@ -210,7 +214,7 @@ export const commands: Command[] = [
       const idOrKey = positionals[0]!.trim();
       return async () => {
         const asked = Date.now();
-        const key = await revokeApiKey(idOrKey);
+        const key = await revokeApiKeyByIdOrKey(idOrKey, CLI);
         const already = key.revokedAt !== null && key.revokedAt.getTime() < asked;
         return {
           json: {
@@ -344,7 +348,7 @@ export const commands: Command[] = [
       const name = optionalString(values, "name")?.trim();
       const { password, generated } = passwordSource(values);
       return async () => {
-        const user = await createUser({ accountId, email, role: userRole, name, password });
+        const user = await createUser({ accountId, email, role: userRole, name, password, by: CLI });
         const created = `Created ${user.role} ${user.email} (${user.id}) on account ${user.accountId}.`;
         return {
           json: { ...user, ...(generated ? { password } : {}) },

@@ -7,6 +7,8 @@ import type { Logger } from "../log";
 import { prepareDatabase } from "../boot/prepare-database";
 import { disconnectDb } from "../db/client";
 import { AdminError } from "../accounts/manage-accounts";
+import { isApiError } from "../api/api-error";
+import { errorCodes } from "../api/error-codes";
 import { commands, findCommand, isGroup, synopsisLine, usage, type Command } from "./commands";
 import { readArguments, UsageError } from "./read-arguments";
 import { closeAnnouncer } from "../realtime/announce-changes";
@@ -146,6 +148,11 @@ function report(error: unknown): number {
   }
   if (error instanceof AdminError) {
     write(process.stderr, `parley: ${error.message}`);
+    return 1;
+  }
+  // The services' refusals (an unknown account, an email in use) are an operator's one-line errors too.
+  if (isApiError(error)) {
+    write(process.stderr, `parley: ${error.detail ?? errorCodes[error.code].statusMessage}`);
     return 1;
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -9,7 +9,7 @@ import {
   type ApiResponse,
   type TestAccount,
 } from "../helpers/factories";
-import { listApiKeys, revokeApiKey } from "../../lib/accounts/manage-accounts";
+import { listApiKeys, revokeApiKeyByIdOrKey } from "../../lib/accounts/manage-accounts";
 
 // GET /v3/sdrs/{accountId}/{messageId} and the API's authentication, driven over HTTP against the real server.
 // Keys are trusted for API_KEY_CACHE_SECONDS once looked up; one second here keeps the revocation test short.
@@ -348,7 +348,7 @@ describe("Authentication", () => {
   it("a revoked key stops working once the key cache has expired; other keys keep working", async () => {
     const doomed = await createKey(server, account.accountId);
     expect((await listWith(account.accountId, { apikey: doomed.key })).status).toBe(200); // now cached
-    await revokeApiKey(doomed.id);
+    await revokeApiKeyByIdOrKey(doomed.id);
     await sleep(CACHE_SECONDS * 1000 + 200);
     expectUnauthorized(await listWith(account.accountId, { apikey: doomed.key }));
     expectUnauthorized(await listWith(account.accountId, { authorization: basic(account.accountId, doomed.key) }));

@@ -1,7 +1,17 @@
 import { withAdmin, adminResult } from "@/lib/api/with-admin";
-import { getAccountSettings } from "@/lib/accounts/account-settings";
+import { readJson } from "@/lib/api/read-json";
+import { parseInput } from "@/lib/api/parse-input";
+import { getAccountSettings, updateAccountSettings } from "@/lib/accounts/account-settings";
+import { accountSettingsInput } from "@/lib/accounts/settings-schema";
 
 export const dynamic = "force-dynamic";
 
 // GET /api/admin/accounts/{accountId}: the account's name, time zone and sending limits.
 export const GET = withAdmin(async ({ accountId }) => adminResult({ account: await getAccountSettings(accountId) }));
+
+// PUT /api/admin/accounts/{accountId}: any of name, timeZone, rateLimitPerSecond, bulkWindowStart, bulkWindowEnd,
+// bulkShare; the fields left out keep their values.
+export const PUT = withAdmin(async ({ req, accountId, actor, ip }) => {
+  const changes = parseInput(accountSettingsInput, await readJson(req));
+  return adminResult({ account: await updateAccountSettings({ accountId, changes, by: { actor, ip } }) }, true);
+});

@@ -1,0 +1,79 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useAccountApi } from "@/components/portal/portal-context";
+import { apiCall, failureText } from "@/components/ui/api-client";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { fieldErrors, serverFieldError, type FieldErrors } from "@/components/ui/field-errors";
+import { Notice } from "@/components/ui/notice";
+import { keys } from "@/components/ui/query-keys";
+import { newKeyInput } from "@/lib/accounts/key-schema";
+import type { CreatedKey } from "./key-types";
+
+/** The first day a key may expire on: tomorrow (a key expires at 00:00 UTC of its day), as YYYY-MM-DD. */
+function tomorrow(): string {
+  return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+}
+
+export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) => void }) {
+  const api = useAccountApi();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const [expiresAt, setExpiresAt] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useMutation({
+    mutationFn: (body: { name: string; expiresAt?: string }) =>
+      apiCall<CreatedKey>(api("/keys"), { method: "POST", body }),
+    onSuccess: (created) => {
+      setName("");
+      setExpiresAt("");
+      onCreated(created);
+    },
+    onError: (error) => setErrors(serverFieldError(error, ["name", "expiresAt"]) ?? {}),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.apiKeys.all }),
+        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
+      ]),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const body = { name, ...(expiresAt ? { expiresAt } : {}) };
+    const found = fieldErrors(newKeyInput.safeParse(body));
+    setErrors(found);
+    if (Object.keys(found).length === 0) create.mutate(body);
+  }
+
+  const unplaced = create.isError && !serverFieldError(create.error, ["name", "expiresAt"]);
+  return (
+    <form onSubmit={submit} noValidate className="space-y-3">
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-start">
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Billing system"
+          maxLength={100}
+          error={errors.name}
+          hint="Who or what uses the key, so you can recognise it later."
+        />
+        <TextField
+          label="Expires"
+          type="date"
+          value={expiresAt}
+          min={tomorrow()}
+          onChange={(e) => setExpiresAt(e.target.value)}
+          error={errors.expiresAt}
+          hint="Optional. Stops working at 00:00 UTC that day."
+        />
+        <Button type="submit" disabled={create.isPending} className="sm:mt-6">
+          {create.isPending ? "Creating…" : "Create key"}
+        </Button>
+      </div>
+      {unplaced && <Notice tone="error">{failureText(create.error)}</Notice>}
+    </form>
+  );
+}

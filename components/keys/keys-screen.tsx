@@ -1,0 +1,228 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useAccountApi } from "@/components/portal/portal-context";
+import { apiCall, failureText } from "@/components/ui/api-client";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { CopyButton } from "@/components/ui/copy-button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Notice } from "@/components/ui/notice";
+import { Panel } from "@/components/ui/page-header";
+import { Pager } from "@/components/ui/pager";
+import { keys } from "@/components/ui/query-keys";
+import { TimeText } from "@/components/ui/time-text";
+import { CreateKeyForm } from "./create-key-form";
+import { KEY_PAGE_SIZE, type ApiKeyListing, type CreatedKey, type KeyPage } from "./key-types";
+
+const stateTone: Record<ApiKeyListing["state"], BadgeTone> = { active: "green", expired: "amber", revoked: "gray" };
+
+/** The secret of a key just created: shown here once, kept in this component's state only, never cached. */
+function CreatedKeyPanel({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
+  return (
+    <section
+      aria-label="New API key"
+      className="rounded-lg border border-emerald-200 bg-emerald-50 p-5 text-sm text-emerald-950"
+    >
+      <h2 className="text-base font-semibold">Key &ldquo;{created.key.name}&rdquo; created</h2>
+      <p className="mt-1 font-medium">Copy this key now. You will not see it again.</p>
+      <div className="mt-3 flex flex-wrap items-center gap-2">
+        <code
+          data-testid="new-key-secret"
+          className="min-w-0 break-all rounded-md border border-emerald-200 bg-white px-3 py-2 font-mono text-sm text-slate-900"
+        >
+          {created.secret}
+        </code>
+        <CopyButton text={created.secret} label="Copy key" />
+      </div>
+      <p className="mt-3 text-emerald-900">
+        Send it in the <code className="font-mono">apikey</code> header of every API request. Parley keeps only a hash:
+        if the key is lost, revoke it and create another.
+      </p>
+      <Button variant="secondary" size="sm" className="mt-3" onClick={onDone}>
+        I have stored it
+      </Button>
+    </section>
+  );
+}
+
+/** A key's expiry: a date alone when it is 00:00 UTC (as the form sets it), else the instant. */
+function Expiry({ iso }: { iso: string | null }) {
+  return <TimeText iso={iso} none="never" utcDay={iso?.endsWith("T00:00:00.000Z")} />;
+}
+
+function KeyRow({ apiKey, onRevoke }: { apiKey: ApiKeyListing; onRevoke: (key: ApiKeyListing) => void }) {
+  return (
+    <tr className="border-t border-slate-100 align-top">
+      <td className="min-w-[9rem] px-3 py-2.5">
+        <div className="font-medium text-slate-900">
+          {apiKey.name || <span className="text-slate-400">(no name)</span>}
+        </div>
+        {/* What the narrow layout has no columns for. */}
+        <div className="mt-0.5 font-mono text-xs text-slate-700 sm:hidden">{apiKey.hint}</div>
+        <dl className="mt-1 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500 md:hidden">
+          <div>
+            <dt className="inline">Created </dt>
+            <dd className="inline">
+              <TimeText iso={apiKey.createdAt} day />
+            </dd>
+          </div>
+          <div>
+            <dt className="inline">Last used </dt>
+            <dd className="inline">
+              <TimeText iso={apiKey.lastUsedAt} ago />
+            </dd>
+          </div>
+          <div>
+            <dt className="inline">Expires </dt>
+            <dd className="inline">
+              <Expiry iso={apiKey.expiresAt} />
+            </dd>
+          </div>
+        </dl>
+      </td>
+      <td className="hidden px-3 pt-3 pb-2.5 font-mono text-xs whitespace-nowrap text-slate-700 sm:table-cell">
+        {apiKey.hint}
+      </td>
+      <td className="hidden px-3 py-2.5 text-slate-600 md:table-cell">
+        <TimeText iso={apiKey.createdAt} />
+      </td>
+      <td className="hidden px-3 py-2.5 text-slate-600 md:table-cell">
+        <TimeText iso={apiKey.lastUsedAt} ago />
+      </td>
+      <td className="hidden px-3 py-2.5 text-slate-600 md:table-cell">
+        <Expiry iso={apiKey.expiresAt} />
+      </td>
+      <td className="px-3 py-2.5">
+        <Badge tone={stateTone[apiKey.state]}>{apiKey.state}</Badge>
+      </td>
+      <td className="px-3 py-2.5 text-right">
+        {apiKey.state !== "revoked" && (
+          <Button variant="secondary" size="sm" onClick={() => onRevoke(apiKey)} aria-label={`Revoke ${apiKey.name}`}>
+            Revoke
+          </Button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export function KeysScreen({ initial }: { initial: KeyPage }) {
+  const api = useAccountApi();
+  const queryClient = useQueryClient();
+  const [start, setStart] = useState(0);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeyListing | null>(null);
+  const [revoked, setRevoked] = useState<ApiKeyListing | null>(null);
+
+  const query = { start, count: KEY_PAGE_SIZE };
+  const list = useQuery({
+    queryKey: keys.apiKeys.list(query),
+    queryFn: ({ signal }) => apiCall<KeyPage>(api("/keys"), { query, signal }),
+    initialData: start === 0 ? initial : undefined,
+    placeholderData: keepPreviousData,
+  });
+  const revoke = useMutation({
+    mutationFn: (key: ApiKeyListing) =>
+      apiCall<{ key: ApiKeyListing }>(api(`/keys/${encodeURIComponent(key.id)}`), { method: "DELETE" }),
+    onSuccess: ({ key }) => {
+      setRevoking(null);
+      setRevoked(key);
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.apiKeys.all }),
+        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
+      ]),
+  });
+
+  const page = list.data;
+  return (
+    <div className="space-y-6">
+      <Panel title="Create key" description="A key lets a program call the API for this account.">
+        <CreateKeyForm
+          onCreated={(key) => {
+            setRevoked(null);
+            setCreated(key);
+            setStart(0);
+          }}
+        />
+      </Panel>
+
+      {created && <CreatedKeyPanel created={created} onDone={() => setCreated(null)} />}
+
+      <Panel
+        title="Keys"
+        description="Listed by their first and last characters; the secret itself is never shown again."
+      >
+        {revoked && (
+          <Notice tone="success" className="mb-4">
+            Key &ldquo;{revoked.name}&rdquo; ({revoked.hint}) is revoked. Requests with it are refused within a few
+            seconds.
+          </Notice>
+        )}
+        {list.isError && (
+          <Notice tone="error" className="mb-4">
+            The keys could not be loaded. {failureText(list.error)}
+          </Notice>
+        )}
+        {page && page.total === 0 ? (
+          <EmptyState title="No API keys yet">
+            Create a key above, then send it in the <code className="font-mono">apikey</code> header of your API
+            requests.
+          </EmptyState>
+        ) : page ? (
+          <>
+            <div className="-mx-5 overflow-x-auto">
+              <table className="w-full text-left text-sm" aria-label="API keys">
+                <thead className="bg-slate-50 text-xs text-slate-500 uppercase">
+                  <tr>
+                    <th className="px-3 py-2 font-medium">Name</th>
+                    <th className="hidden px-3 py-2 font-medium sm:table-cell">Key</th>
+                    <th className="hidden px-3 py-2 font-medium md:table-cell">Created</th>
+                    <th className="hidden px-3 py-2 font-medium md:table-cell">Last used</th>
+                    <th className="hidden px-3 py-2 font-medium md:table-cell">Expires</th>
+                    <th className="px-3 py-2 font-medium">State</th>
+                    <th className="px-3 py-2">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.keys.map((key) => (
+                    <KeyRow key={key.id} apiKey={key} onRevoke={setRevoking} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager start={start} count={KEY_PAGE_SIZE} total={page.total} onChange={setStart} label="keys" />
+          </>
+        ) : null}
+      </Panel>
+
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke the key “${revoking?.name ?? ""}”?`}
+        confirmLabel={revoke.isPending ? "Revoking…" : "Revoke key"}
+        busy={revoke.isPending}
+        onConfirm={() => revoking && revoke.mutate(revoking)}
+        onCancel={() => {
+          setRevoking(null);
+          revoke.reset();
+        }}
+      >
+        <p>
+          Programs using <code className="font-mono">{revoking?.hint}</code> will be refused (401) within a few seconds.
+          This cannot be undone.
+        </p>
+        {revoke.isError && (
+          <Notice tone="error" className="mt-3">
+            {failureText(revoke.error)}
+          </Notice>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}

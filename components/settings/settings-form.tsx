@@ -1,0 +1,206 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { useAccountApi } from "@/components/portal/portal-context";
+import { apiCall, failureText } from "@/components/ui/api-client";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { fieldErrors, serverFieldError, type FieldErrors } from "@/components/ui/field-errors";
+import { Notice } from "@/components/ui/notice";
+import { Panel } from "@/components/ui/page-header";
+import { keys } from "@/components/ui/query-keys";
+import { ACCOUNT_SETTING_FIELDS, accountSettingsInput } from "@/lib/accounts/settings-schema";
+import type { AccountSettings } from "@/lib/accounts/account-settings";
+
+type Form = {
+  name: string;
+  timeZone: string;
+  rateLimitPerSecond: string;
+  bulkWindowStart: string;
+  bulkWindowEnd: string;
+  bulkShare: string;
+};
+
+function formOf(settings: AccountSettings): Form {
+  return {
+    name: settings.name,
+    timeZone: settings.timeZone,
+    rateLimitPerSecond: String(settings.rateLimitPerSecond),
+    bulkWindowStart: settings.bulkWindowStart,
+    bulkWindowEnd: settings.bulkWindowEnd,
+    bulkShare: String(settings.bulkShare),
+  };
+}
+
+/** A number field's text as the schema reads it: empty is "no number" (NaN), not zero. */
+function numberOf(text: string): number {
+  return text.trim() === "" ? Number.NaN : Number(text);
+}
+
+function bodyOf(form: Form) {
+  return {
+    name: form.name,
+    timeZone: form.timeZone,
+    rateLimitPerSecond: numberOf(form.rateLimitPerSecond),
+    bulkWindowStart: form.bulkWindowStart,
+    bulkWindowEnd: form.bulkWindowEnd,
+    bulkShare: numberOf(form.bulkShare),
+  };
+}
+
+function percent(text: string): string | null {
+  const share = numberOf(text);
+  if (!(share > 0 && share <= 1)) return null;
+  return `${Math.round(share * 1000) / 10}%`;
+}
+
+export function SettingsForm({ initial }: { initial: AccountSettings }) {
+  const api = useAccountApi();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<Form>(() => formOf(initial));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [saved, setSaved] = useState(false);
+  // The browser's own list of zones as suggestions, filled when the field is first used (so the server's render,
+  // whose list may differ, has none to disagree with); the server decides what is valid.
+  const [zones, setZones] = useState<string[]>([]);
+  function suggestZones() {
+    if (zones.length > 0) return;
+    try {
+      setZones(Intl.supportedValuesOf("timeZone"));
+    } catch {
+      // an older browser: no suggestions
+    }
+  }
+
+  const save = useMutation({
+    mutationFn: (body: ReturnType<typeof bodyOf>) =>
+      apiCall<{ account: AccountSettings }>(api(""), { method: "PUT", body }),
+    onSuccess: ({ account }) => {
+      setForm(formOf(account));
+      setSaved(true);
+      // The sidebar shows the account's name: render the layout again with the new one.
+      router.refresh();
+    },
+    onError: (error) => setErrors(serverFieldError(error, ACCOUNT_SETTING_FIELDS) ?? {}),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.settings.all }),
+        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
+      ]),
+  });
+
+  function set(field: keyof Form, value: string) {
+    setForm((current) => ({ ...current, [field]: value }));
+    setSaved(false);
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const body = bodyOf(form);
+    const found = fieldErrors(accountSettingsInput.safeParse(body));
+    setErrors(found);
+    setSaved(false);
+    if (Object.keys(found).length === 0) save.mutate(body);
+  }
+
+  const unplaced = save.isError && !serverFieldError(save.error, ACCOUNT_SETTING_FIELDS);
+  const share = percent(form.bulkShare);
+  return (
+    <form onSubmit={submit} noValidate className="space-y-6">
+      <Panel title="Account">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="Account name"
+            value={form.name}
+            onChange={(e) => set("name", e.target.value)}
+            maxLength={100}
+            error={errors.name}
+            hint="Shown in the portal and in the automatic STOP, START and HELP replies."
+          />
+          <TextField
+            label="Time zone"
+            value={form.timeZone}
+            onChange={(e) => set("timeZone", e.target.value)}
+            list="time-zones"
+            onFocus={suggestZones}
+            autoComplete="off"
+            spellCheck={false}
+            error={errors.timeZone}
+            hint="An IANA name such as America/New_York or Europe/Paris. The bulk window uses it for recipients whose own zone cannot be told from their number."
+          />
+          <datalist id="time-zones">
+            {zones.map((zone) => (
+              <option key={zone} value={zone} />
+            ))}
+          </datalist>
+        </div>
+      </Panel>
+
+      <Panel title="Sending limits" description="The delivery worker applies a change on its next pass.">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="Account rate limit (segments a second)"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="any"
+            value={form.rateLimitPerSecond}
+            onChange={(e) => set("rateLimitPerSecond", e.target.value)}
+            error={errors.rateLimitPerSecond}
+            hint="The sum over all the account's numbers; each number also keeps its own limit (one a second unless set otherwise)."
+          />
+          <TextField
+            label="Bulk share"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            max={1}
+            step={0.05}
+            value={form.bulkShare}
+            onChange={(e) => set("bulkShare", e.target.value)}
+            error={errors.bulkShare}
+            hint={
+              share
+                ? `Bulk sends may use ${share} of the account rate limit (0.5 is half, 1 is all of it).`
+                : "A number more than 0 and at most 1: the part of the rate limit bulk sends may use."
+            }
+          />
+          <TextField
+            label="Bulk window start"
+            type="time"
+            value={form.bulkWindowStart}
+            onChange={(e) => set("bulkWindowStart", e.target.value)}
+            error={errors.bulkWindowStart}
+            hint="HH:MM in the recipient's local time."
+          />
+          <TextField
+            label="Bulk window end"
+            type="time"
+            value={form.bulkWindowEnd}
+            onChange={(e) => set("bulkWindowEnd", e.target.value)}
+            error={errors.bulkWindowEnd}
+            hint="Bulk waits outside the window; an end before the start wraps past midnight, equal times mean always."
+          />
+        </div>
+      </Panel>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending ? "Saving…" : "Save"}
+        </Button>
+        {saved && (
+          <Notice tone="success" className="py-2">
+            Settings saved.
+          </Notice>
+        )}
+        {Object.keys(errors).length > 0 && !save.isPending && (
+          <p className="text-sm text-red-600">Nothing was saved: correct the fields marked in red.</p>
+        )}
+      </div>
+      {unplaced && <Notice tone="error">{failureText(save.error)}</Notice>}
+    </form>
+  );
+}

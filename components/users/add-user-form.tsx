@@ -1,0 +1,87 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useAccountApi } from "@/components/portal/portal-context";
+import { apiCall, failureText } from "@/components/ui/api-client";
+import { Button } from "@/components/ui/button";
+import { SelectField, TextField } from "@/components/ui/field";
+import { fieldErrors, serverFieldError, type FieldErrors } from "@/components/ui/field-errors";
+import { Notice } from "@/components/ui/notice";
+import { keys } from "@/components/ui/query-keys";
+import { newUserInput, type UserRole } from "@/lib/accounts/user-schema";
+import type { CreatedUser } from "./user-types";
+
+const FIELDS = ["email", "name", "role"] as const;
+
+export function AddUserForm({ onCreated }: { onCreated: (created: CreatedUser) => void }) {
+  const api = useAccountApi();
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState("");
+  const [name, setName] = useState("");
+  const [role, setRole] = useState<UserRole>("agent");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useMutation({
+    mutationFn: (body: { email: string; name: string; role: UserRole }) =>
+      apiCall<CreatedUser>(api("/users"), { method: "POST", body }),
+    onSuccess: (created) => {
+      setEmail("");
+      setName("");
+      setRole("agent");
+      onCreated(created);
+    },
+    onError: (error) => setErrors(serverFieldError(error, FIELDS) ?? {}),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.users.all }),
+        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
+      ]),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const body = { email, name, role };
+    const found = fieldErrors(newUserInput.safeParse(body));
+    setErrors(found);
+    if (Object.keys(found).length === 0) create.mutate(body);
+  }
+
+  const unplaced = create.isError && !serverFieldError(create.error, FIELDS);
+  return (
+    <form onSubmit={submit} noValidate className="space-y-3">
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)_minmax(0,1fr)_auto] lg:items-start">
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="off"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          placeholder="ana@example.com"
+          error={errors.email}
+          hint="They sign in with it."
+        />
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Ana Lima"
+          maxLength={100}
+          error={errors.name}
+        />
+        <SelectField
+          label="Role"
+          value={role}
+          onChange={(e) => setRole(e.target.value as UserRole)}
+          error={errors.role}
+        >
+          <option value="agent">Agent</option>
+          <option value="admin">Admin</option>
+        </SelectField>
+        <Button type="submit" disabled={create.isPending} className="lg:mt-6">
+          {create.isPending ? "Adding…" : "Add user"}
+        </Button>
+      </div>
+      {unplaced && <Notice tone="error">{failureText(create.error)}</Notice>}
+    </form>
+  );
+}

@@ -1,0 +1,39 @@
+// How the Activity panel words the audit trail's actions and actors.
+
+const actionLabels: Record<string, string> = {
+  "signin.succeeded": "Signed in",
+  "signin.failed": "Sign-in failed",
+  "signin.locked": "Sign-in locked",
+  "key.created": "API key created",
+  "key.revoked": "API key revoked",
+  "user.created": "User added",
+  "user.updated": "User changed",
+  "number.provisioned": "Number added",
+  "number.released": "Number released",
+  "number.updated": "Number changed",
+  "webhook.updated": "Webhook changed",
+  "webhook.removed": "Webhook removed",
+  "webhook.secret_rotated": "Webhook secret rotated",
+  "settings.updated": "Settings changed",
+};
+
+export function actionLabel(action: string): string {
+  return actionLabels[action] ?? action;
+}
+
+/** "user:ana@example.com" → the email; "apiKey:<id>" → "API key <id>"; "cli" → the operator's CLI. */
+export function actorText(actor: string): string {
+  if (actor === "") return "(not signed in)";
+  if (actor === "cli") return "Operator (CLI)";
+  if (actor.startsWith("user:")) return actor.slice(5);
+  if (actor.startsWith("apiKey:")) return `API key ${actor.slice(7, 15)}…`;
+  return actor;
+}
+
+export function actionTone(action: string): "red" | "amber" | "green" | "gray" | "blue" {
+  if (action === "signin.failed" || action === "signin.locked") return "red";
+  if (action.endsWith(".revoked") || action.endsWith(".removed") || action.endsWith(".released")) return "amber";
+  if (action === "signin.succeeded") return "green";
+  if (action.endsWith(".created") || action.endsWith(".provisioned")) return "blue";
+  return "gray";
+}

@@ -1,0 +1,186 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useAccountApi, useViewer } from "@/components/portal/portal-context";
+import { apiCall, failureText } from "@/components/ui/api-client";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { CopyButton } from "@/components/ui/copy-button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { failureReason } from "@/components/ui/field-errors";
+import { Notice } from "@/components/ui/notice";
+import { Panel } from "@/components/ui/page-header";
+import { Pager } from "@/components/ui/pager";
+import { keys } from "@/components/ui/query-keys";
+import type { UserChangeInput } from "@/lib/accounts/user-schema";
+import { AddUserForm } from "./add-user-form";
+import { UserRow } from "./user-row";
+import { USER_PAGE_SIZE, type CreatedUser, type UserListing, type UserPage } from "./user-types";
+
+/** The initial password of a user just added: shown here once, kept in this component's state only. */
+function CreatedUserPanel({ created, onDone }: { created: CreatedUser; onDone: () => void }) {
+  return (
+    <section
+      aria-label="New user's password"
+      className="rounded-lg border border-emerald-200 bg-emerald-50 p-5 text-sm text-emerald-950"
+    >
+      <h2 className="text-base font-semibold">
+        {created.user.email} was added as {created.user.role === "admin" ? "an admin" : "an agent"}
+      </h2>
+      <p className="mt-1">
+        Their initial password is below. Copy it now: you will not see it again. Give it to them over a channel you
+        trust; they sign in at this portal with their email and this password.
+      </p>
+      <div className="mt-3 flex flex-wrap items-center gap-2">
+        <code
+          data-testid="new-user-password"
+          className="min-w-0 break-all rounded-md border border-emerald-200 bg-white px-3 py-2 font-mono text-sm text-slate-900"
+        >
+          {created.password}
+        </code>
+        <CopyButton text={created.password} label="Copy password" />
+      </div>
+      <Button variant="secondary" size="sm" className="mt-3" onClick={onDone}>
+        I have stored it
+      </Button>
+    </section>
+  );
+}
+
+interface Change {
+  user: UserListing;
+  changes: UserChangeInput;
+}
+
+function describeChange({ user, changes }: Change): string {
+  if (changes.disabled === true) return `${user.email} is disabled and signed out.`;
+  if (changes.disabled === false) return `${user.email} is enabled and can sign in again.`;
+  if (changes.role) return `${user.email} is now ${changes.role === "admin" ? "an admin" : "an agent"}.`;
+  return `${user.email} is saved.`;
+}
+
+export function UsersScreen({ initial }: { initial: UserPage }) {
+  const api = useAccountApi();
+  const viewer = useViewer();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [start, setStart] = useState(0);
+  const [created, setCreated] = useState<CreatedUser | null>(null);
+  const [disabling, setDisabling] = useState<UserListing | null>(null);
+  const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  // Bumped when a change is refused, so the rows drop the choice the server did not take.
+  const [revision, setRevision] = useState(0);
+
+  const query = { start, count: USER_PAGE_SIZE };
+  const list = useQuery({
+    queryKey: keys.users.list(query),
+    queryFn: ({ signal }) => apiCall<UserPage>(api("/users"), { query, signal }),
+    initialData: start === 0 ? initial : undefined,
+    placeholderData: keepPreviousData,
+  });
+  const change = useMutation({
+    mutationFn: ({ user, changes }: Change) =>
+      apiCall<{ user: UserListing }>(api(`/users/${encodeURIComponent(user.id)}`), { method: "PATCH", body: changes }),
+    onSuccess: (_, variables) => {
+      setDisabling(null);
+      setOutcome({ tone: "success", text: describeChange(variables) });
+      // A viewer who gave up their own admin role has no business on this page from now on.
+      if (variables.user.id === viewer.userId && variables.changes.role === "agent") router.refresh();
+    },
+    onError: (error, { user }) => {
+      setDisabling(null);
+      setRevision((n) => n + 1);
+      const reason = failureReason(error);
+      setOutcome({
+        tone: "error",
+        text: `Not changed: ${reason.includes(user.email) ? "" : `${user.email}: `}${reason}`,
+      });
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.users.all }),
+        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
+      ]),
+  });
+
+  const page = list.data;
+  return (
+    <div className="space-y-6">
+      <Panel
+        title="Add user"
+        description="Admins can do everything here; agents see Conversations and Messages. The server makes an initial password."
+      >
+        <AddUserForm
+          onCreated={(user) => {
+            setOutcome(null);
+            setCreated(user);
+          }}
+        />
+      </Panel>
+
+      {created && <CreatedUserPanel created={created} onDone={() => setCreated(null)} />}
+
+      <Panel title="Users" description="A disabled user cannot sign in, and is signed out at their next click.">
+        {outcome && (
+          <Notice tone={outcome.tone} className="mb-4">
+            {outcome.text}
+          </Notice>
+        )}
+        {list.isError && (
+          <Notice tone="error" className="mb-4">
+            The users could not be loaded. {failureText(list.error)}
+          </Notice>
+        )}
+        {page && page.total === 0 ? (
+          <EmptyState title="No users">Add a user above.</EmptyState>
+        ) : page ? (
+          <>
+            <div className="-mx-5 overflow-x-auto">
+              <table className="w-full text-left text-sm" aria-label="Users">
+                <thead className="bg-slate-50 text-xs text-slate-500 uppercase">
+                  <tr>
+                    <th className="px-3 py-2 font-medium">User</th>
+                    <th className="px-3 py-2 font-medium">Role</th>
+                    <th className="hidden px-3 py-2 font-medium md:table-cell">Last sign-in</th>
+                    <th className="hidden px-3 py-2 font-medium sm:table-cell">State</th>
+                    <th className="hidden px-3 py-2 sm:table-cell">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.users.map((user) => (
+                    <UserRow
+                      key={`${user.id}:${user.role}:${revision}`}
+                      user={user}
+                      isSelf={user.id === viewer.userId}
+                      busy={change.isPending && change.variables?.user.id === user.id}
+                      onRole={(role) => change.mutate({ user, changes: { role } })}
+                      onDisable={() => setDisabling(user)}
+                      onEnable={() => change.mutate({ user, changes: { disabled: false } })}
+                    />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager start={start} count={USER_PAGE_SIZE} total={page.total} onChange={setStart} label="users" />
+          </>
+        ) : null}
+      </Panel>
+
+      <ConfirmDialog
+        open={disabling !== null}
+        title={`Disable ${disabling?.email ?? ""}?`}
+        confirmLabel={change.isPending ? "Disabling…" : "Disable user"}
+        busy={change.isPending}
+        onConfirm={() => disabling && change.mutate({ user: disabling, changes: { disabled: true } })}
+        onCancel={() => setDisabling(null)}
+      >
+        They are signed out at their next click and cannot sign in until an admin enables them again. Their messages and
+        the audit trail stay.
+      </ConfirmDialog>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { z } from "zod";
+
+// The account's settings as the /settings form and PUT /api/admin/accounts/{accountId} both check them (no server
+// imports: the browser runs this very schema). Every field is optional on the API; the form sends them all.
+
+/**
+ * The IANA name Intl knows the zone by (canonical spelling: europe/paris → Europe/Paris), or null when it knows
+ * none. Only Area/Location names and UTC: Intl also takes abbreviations such as EST and maps them to a city
+ * nobody meant (America/Panama).
+ */
+export function canonicalTimeZone(zone: string): string | null {
+  if (zone.toUpperCase() === "UTC") return "UTC";
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)+$/.test(zone)) return null;
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+const hhmm = z
+  .string({ error: "must be a time as HH:MM, such as 08:00" })
+  .trim()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time as HH:MM, such as 08:00");
+
+export const accountSettingsInput = z
+  .object({
+    name: z
+      .string({ error: "is required" })
+      .trim()
+      .min(1, "the account needs a name")
+      .max(100, "at most 100 characters"),
+    timeZone: z
+      .string({ error: "is required" })
+      .trim()
+      .transform((zone, ctx) => {
+        const canonical = canonicalTimeZone(zone);
+        if (!canonical) {
+          ctx.addIssue({ code: "custom", message: "must be an IANA time zone such as America/New_York or UTC" });
+          return z.NEVER;
+        }
+        return canonical;
+      }),
+    rateLimitPerSecond: z
+      .number({ error: "must be a number of segments a second" })
+      .gt(0, "must be more than 0 segments a second")
+      .max(10_000, "at most 10,000 segments a second"),
+    bulkWindowStart: hhmm,
+    bulkWindowEnd: hhmm,
+    bulkShare: z
+      .number({ error: "must be a number between 0 and 1" })
+      .gt(0, "must be more than 0 (bulk would never leave)")
+      .max(1, "must be at most 1 (all of the account limit)"),
+  })
+  .partial()
+  .strict();
+export type AccountSettingsInput = z.infer<typeof accountSettingsInput>;
+
+export const ACCOUNT_SETTING_FIELDS = [
+  "name",
+  "timeZone",
+  "rateLimitPerSecond",
+  "bulkWindowStart",
+  "bulkWindowEnd",
+  "bulkShare",
+] as const;
