@@ -17,6 +17,8 @@ import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
 import { startRealtime } from "./lib/realtime/start-realtime";
 import * as messagesRoute from "./app/v3/messages/route";
 import * as sdrsRoute from "./app/v3/sdrs/[accountId]/[messageId]/route";
+import * as numbersRoute from "./app/v3/numbers/route";
+import * as numberRoute from "./app/v3/numbers/[number]/route";
 import * as unknownRoute from "./app/v3/[...path]/route";
 import * as openapiRoute from "./app/v3/openapi.json/route";
 
@@ -29,6 +31,9 @@ function matchV3(pathname: string): { module: RouteModule; params: Record<string
   if (!pathname.startsWith("/v3")) return null;
   if (pathname === "/v3/messages") return { module: messagesRoute, params: {} };
   if (pathname === "/v3/openapi.json") return { module: openapiRoute, params: {} };
+  if (pathname === "/v3/numbers") return { module: numbersRoute, params: {} };
+  const number = /^\/v3\/numbers\/([^/]+)$/.exec(pathname);
+  if (number) return { module: numberRoute, params: { number: decodeURIComponent(number[1]!) } };
   const sdr = /^\/v3\/sdrs\/([^/]+)\/([^/]+)$/.exec(pathname);
   if (sdr)
     return {

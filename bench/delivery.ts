@@ -24,7 +24,8 @@ import { parseArgs } from "node:util";
 import { reloadEnv } from "../lib/env";
 import { db, disconnectDb } from "../lib/db/client";
 import { prepareDatabase } from "../lib/boot/prepare-database";
-import { addNumber, createAccount } from "../lib/accounts/manage-accounts";
+import { createAccount } from "../lib/accounts/manage-accounts";
+import { provisionNumber } from "../lib/numbers/manage-numbers";
 import { sendMessages } from "../lib/messaging/send-message";
 import type { SendRequest } from "../lib/messaging/send-schema";
 import { DeliveryWorker } from "../lib/delivery/delivery-worker";
@@ -223,7 +224,9 @@ async function queueBacklog(senders: number, each: number, rateLimitPerSecond: n
   senderBase += 100_000;
   const numbers: string[] = [];
   for (let i = 0; i < senders; i++)
-    numbers.push((await addNumber({ accountId: account.id, number: `+${senderNumber(i)}` })).number);
+    numbers.push(
+      (await provisionNumber({ accountId: account.id, number: `+${senderNumber(i)}`, actor: "cli" })).number,
+    );
   const principal = { accountId: account.id, apiKeyId: "bench" };
   const send = async (request: Partial<SendRequest>) => {
     const envelope = await sendMessages({

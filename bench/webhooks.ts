@@ -14,7 +14,8 @@ import { parseArgs } from "node:util";
 import { reloadEnv } from "../lib/env";
 import { disconnectDb } from "../lib/db/client";
 import { prepareDatabase } from "../lib/boot/prepare-database";
-import { addNumber, createAccount } from "../lib/accounts/manage-accounts";
+import { createAccount } from "../lib/accounts/manage-accounts";
+import { provisionNumber } from "../lib/numbers/manage-numbers";
 import { receiveMessage } from "../lib/messaging/receive-message";
 import { setWebhookSettings } from "../lib/webhooks/manage-webhook";
 import { WebhookDispatcher } from "../lib/webhooks/webhook-dispatcher";
@@ -80,7 +81,7 @@ async function setUp(receiverUrl: string) {
   reloadEnv();
   await prepareDatabase();
   const account = await createAccount({ name: "Webhook bench" });
-  const number = await addNumber({ accountId: account.id, number: "+14155550100" });
+  const number = await provisionNumber({ accountId: account.id, number: "+14155550100", actor: "cli" });
   await setWebhookSettings(account.id, { url: receiverUrl });
   let n = 0;
   const inbound = () =>

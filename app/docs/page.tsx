@@ -2,7 +2,15 @@ import type { Metadata } from "next";
 import { buildOpenApiDocument, errorCodeDocs, SDR_STATUSES, SEND_REJECT_REASONS } from "@/lib/api/openapi";
 import { publicUrl } from "@/lib/env";
 import { CodeBlock, JsonBlock } from "@/components/docs/code-block";
-import { listExamples, notAllowedExamples, sdrExamples, sendExamples } from "@/components/docs/curl-examples";
+import {
+  listExamples,
+  notAllowedExamples,
+  numbersListExamples,
+  numbersProvisionExamples,
+  numbersReleaseExamples,
+  sdrExamples,
+  sendExamples,
+} from "@/components/docs/curl-examples";
 import { EndpointSection } from "@/components/docs/endpoint-section";
 import { ErrorCodeList } from "@/components/docs/error-code-list";
 import { errorExamples, operation, responseExample } from "@/components/docs/openapi-model";
@@ -17,7 +25,8 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
   title: "Parley API v3 reference",
-  description: "Send SMS/MMS, list messages and read session detail records over the Parley v3 REST API.",
+  description:
+    "Send SMS/MMS, list messages, read session detail records and manage telephone numbers over the Parley v3 REST API.",
 };
 
 const TOC = [
@@ -32,6 +41,9 @@ const TOC = [
       { href: "#send-messages", label: "POST /messages" },
       { href: "#list-messages", label: "GET /messages" },
       { href: "#get-sdrs", label: "GET /sdrs/{a}/{m}" },
+      { href: "#list-numbers", label: "GET /numbers" },
+      { href: "#provision-number", label: "POST /numbers" },
+      { href: "#release-number", label: "DELETE /numbers/{n}" },
       { href: "#put-messages", label: "PUT /messages" },
       { href: "#delete-messages", label: "DELETE /messages" },
     ],
@@ -94,8 +106,8 @@ export default function DocsPage() {
             {doc.info.title} {doc.info.version}
           </h1>
           <p className="mt-3 max-w-3xl text-slate-600">
-            Send SMS and MMS, list sent and received messages, and follow each message through its session detail
-            records. JSON over HTTP. Base URL:{" "}
+            Send SMS and MMS, list sent and received messages, follow each message through its session detail records,
+            and provision and release the account&apos;s telephone numbers. JSON over HTTP. Base URL:{" "}
             <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-sm">{apiBase}</code>
           </p>
           <p className="mt-3 text-sm">
@@ -120,7 +132,7 @@ export default function DocsPage() {
             rows={[
               [
                 "status",
-                "The alpha code: `MessageCreateSuccessful`, `QueryCompletedSuccessfully`, or an [error code](#errors).",
+                "The alpha code: `MessageCreateSuccessful`, `QueryCompletedSuccessfully`, `UpdateSuccessful` (a number provisioned or released), or an [error code](#errors).",
               ],
               ["statusCode", "The numeric code, equal to the HTTP status (200, 400, 401, 403, 404, 409, 500)."],
               ["statusMessage", "The code's fixed text."],
@@ -286,6 +298,40 @@ export default function DocsPage() {
               title="Response: unknown message, or another account's (404)"
               value={responseExample(operation(doc, "get", "/sdrs/{accountId}/{messageId}"), "404")}
             />
+          </EndpointSection>
+
+          <EndpointSection doc={doc} method="get" path="/numbers" id="list-numbers" curl={numbersListExamples(base)}>
+            <SubHeading>Response</SubHeading>
+            <SchemaSection doc={doc} name="NumberResult" title="numbers[] entry" />
+            <JsonBlock title="Response" value={responseExample(operation(doc, "get", "/numbers"), "200")} />
+          </EndpointSection>
+
+          <EndpointSection
+            doc={doc}
+            method="post"
+            path="/numbers"
+            id="provision-number"
+            curl={numbersProvisionExamples(base)}
+          >
+            <SubHeading>Response</SubHeading>
+            <p className="mt-2 leading-relaxed text-slate-700">
+              <InlineText text="200 `UpdateSuccessful`. `data` is the number as listings show it, plus `accountId` and `created` (false when the account held the number already)." />
+            </p>
+            <JsonBlock
+              title="Response: provisioned now"
+              value={responseExample(operation(doc, "post", "/numbers"), "200", "created")}
+            />
+          </EndpointSection>
+
+          <EndpointSection
+            doc={doc}
+            method="delete"
+            path="/numbers/{number}"
+            id="release-number"
+            curl={numbersReleaseExamples(base)}
+          >
+            <SubHeading>Response</SubHeading>
+            <JsonBlock title="Response" value={responseExample(operation(doc, "delete", "/numbers/{number}"), "200")} />
           </EndpointSection>
 
           <EndpointSection

@@ -76,3 +76,43 @@ export function sdrExamples(base: string): CurlExample[] {
 export function notAllowedExamples(base: string, method: "PUT" | "DELETE"): CurlExample[] {
   return [{ title: `Always 400 ResourceNotAllowed`, code: `curl -sS -X ${method} "${base}/v3/messages"` }];
 }
+
+export function numbersListExamples(base: string): CurlExample[] {
+  return [
+    {
+      title: "The account's numbers, 20 a page",
+      code: `curl -sS -G "${base}/v3/numbers" \\
+  -H "apikey: $PARLEY_KEY" \\
+  --data-urlencode "accountId=$ACCOUNT_ID" \\
+  --data-urlencode "count=20"`,
+    },
+  ];
+}
+
+export function numbersProvisionExamples(base: string): CurlExample[] {
+  return [
+    {
+      title: "Provision a number with a label",
+      code: `curl -sS -X POST "${base}/v3/numbers" \\
+  -H "apikey: $PARLEY_KEY" \\
+  -H "Content-Type: application/json" \\
+  --data @- <<EOF
+{
+  "accountId": "$ACCOUNT_ID",
+  "number": "+14155550100",
+  "label": "Support line"
+}
+EOF`,
+    },
+  ];
+}
+
+export function numbersReleaseExamples(base: string): CurlExample[] {
+  return [
+    {
+      title: "Release a number",
+      code: `curl -sS -X DELETE "${base}/v3/numbers/14155550100?accountId=$ACCOUNT_ID" \\
+  -H "apikey: $PARLEY_KEY"`,
+    },
+  ];
+}

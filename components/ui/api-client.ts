@@ -7,6 +7,8 @@ export class ApiFailure extends Error {
     readonly statusCode: number,
     message: string,
     readonly field?: string,
+    /** The server's own words on what is wrong (`data.error_message`), without the code's fixed text. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = "ApiFailure";
@@ -64,7 +66,7 @@ export async function apiCall<T = Record<string, unknown>>(
   }
   const detail = body?.data?.error_message;
   const message = detail ? `${body?.statusMessage}: ${detail}` : (body?.statusMessage ?? `HTTP ${response.status}`);
-  throw new ApiFailure(body?.status ?? "SystemFailure", response.status, message, body?.data?.field);
+  throw new ApiFailure(body?.status ?? "SystemFailure", response.status, message, body?.data?.field, detail);
 }
 
 /** A readable sentence for anything a mutation or query threw. */

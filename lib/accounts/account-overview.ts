@@ -1,5 +1,6 @@
 import { db } from "../db/client";
-import { listApiKeys, listNumbers } from "./manage-accounts";
+import { listApiKeys } from "./manage-accounts";
+import { listNumbers } from "../numbers/manage-numbers";
 import { listingSelect, toListingResult } from "../messaging/message-serializers";
 
 /** What the portal's home shows: the account, its numbers and keys (never secrets), recent messages. */
@@ -7,7 +8,7 @@ export async function accountOverview(accountId: string) {
   const client = db();
   const [account, numbers, keys, recent, total] = await Promise.all([
     client.account.findUnique({ where: { id: accountId } }),
-    listNumbers(accountId),
+    listNumbers({ accountId }).then((page) => page.numbers),
     listApiKeys(accountId),
     client.message.findMany({
       where: { accountId },

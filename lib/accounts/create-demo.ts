@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { db } from "../db/client";
-import { addNumber, createAccount, createApiKey, createUser } from "./manage-accounts";
+import { createAccount, createApiKey, createUser } from "./manage-accounts";
+import { provisionNumber } from "../numbers/manage-numbers";
 
 export interface DemoCredentials {
   accountId: string;
@@ -24,7 +25,8 @@ export async function createDemo(options: { email?: string; name?: string } = {}
     if (!taken.has(candidate)) numbers.push(candidate);
   }
   try {
-    for (const number of numbers) await addNumber({ accountId: account.id, number, label: "demo" });
+    for (const number of numbers)
+      await provisionNumber({ accountId: account.id, number, label: "demo", actor: "system" });
     const defaultTaken = (await db().user.count({ where: { email: "admin@demo.parley" } })) > 0;
     const email = options.email ?? (defaultTaken ? `admin+${account.id.slice(0, 8)}@demo.parley` : "admin@demo.parley");
     const password = randomBytes(12).toString("base64url");

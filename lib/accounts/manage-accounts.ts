@@ -3,11 +3,11 @@ import { db } from "../db/client";
 import { uuidv4 } from "../db/ids";
 import { apiKeyDisplay, generateApiKey, hashApiKey } from "../auth/api-keys";
 import { generatePassword, hashPassword } from "../auth/passwords";
-import { validTn } from "../messaging/phone-number";
 import { ApiError } from "../api/api-error";
 import { actorLabel, recordAudit, type ChangedBy } from "../audit/audit-trail";
 
-// Administration of accounts, keys, numbers and portal users, shared by the CLI and (later) the portal's admin API.
+// Administration of accounts, keys and portal users, shared by the CLI and (later) the portal's admin API. Numbers:
+// lib/numbers/manage-numbers.ts.
 export class AdminError extends Error {
   constructor(message: string) {
     super(message);
@@ -200,32 +200,6 @@ export async function revokeApiKeyByIdOrKey(idOrKey: string, by?: ChangedBy) {
   const existing = await db().apiKey.findUnique({ where });
   if (!existing) throw new ApiError("NotFound", { detail: "no such API key" });
   return revokeRow(existing, by);
-}
-
-export async function addNumber(input: { accountId: string; number: string; label?: string }) {
-  await requireAccount(input.accountId);
-  const digits = validTn(input.number);
-  if (digits === null) throw new AdminError(`"${input.number}" is not a valid E.164 telephone number`);
-  const taken = await db().phoneNumber.findUnique({ where: { number: digits } });
-  if (taken) {
-    if (taken.accountId === input.accountId) return taken;
-    throw new AdminError(`+${digits} is already provisioned to another account`);
-  }
-  return db().phoneNumber.create({
-    data: { id: uuidv4(), accountId: input.accountId, number: digits, label: input.label ?? "" },
-  });
-}
-
-export async function removeNumber(input: { accountId: string; number: string }) {
-  const digits = validTn(input.number);
-  if (digits === null) throw new AdminError(`"${input.number}" is not a valid E.164 telephone number`);
-  const deleted = await db().phoneNumber.deleteMany({ where: { number: digits, accountId: input.accountId } });
-  if (deleted.count === 0) throw new AdminError(`+${digits} is not provisioned to account ${input.accountId}`);
-}
-
-export async function listNumbers(accountId: string) {
-  await requireAccount(accountId);
-  return db().phoneNumber.findMany({ where: { accountId }, orderBy: { number: "asc" } });
 }
 
 const emailSchema = z.email();

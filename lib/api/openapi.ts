@@ -3,6 +3,8 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, extendZodWithOpenApi } from "@ast
 import { publicUrl } from "../env";
 import { SEND_LIMITS, sendRequestSchema } from "../messaging/send-schema";
 import { LISTING_STATUSES, listQuerySchema } from "../messaging/list-schema";
+import { NUMBER_LIMITS } from "../numbers/number-schema";
+import { numbersQuerySchema, provisionRequestSchema, releaseQuerySchema } from "../numbers/v3-number-schema";
 import { errorStatusUri } from "./envelope";
 import { errorCodes, successCodes, type ErrorCode } from "./error-codes";
 
@@ -28,16 +30,16 @@ export interface ErrorCodeDoc {
 // with a generic text; tests/api/openapi.test.ts fails until it is described.
 const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>> = {
   MissingJSON: {
-    appliesTo: "POST /messages",
+    appliesTo: "POST /messages, POST /numbers",
     when: "The request has no body, or a body that is not JSON sent with a Content-Type other than JSON.",
   },
   InvalidJSON: {
-    appliesTo: "POST /messages",
+    appliesTo: "POST /messages, POST /numbers",
     when: "The body is sent as JSON (or with no Content-Type) but does not parse.",
   },
   MissingAccountId: {
-    appliesTo: "POST /messages, GET /messages",
-    when: "`accountId` is absent, null or empty: in the send body, or as the listing's query parameter.",
+    appliesTo: "POST /messages, GET /messages, GET/POST /numbers, DELETE /numbers/{number}",
+    when: "`accountId` is absent, null or empty: in the request body (send, provision), or as the query parameter (listings, release).",
   },
   MissingFrom: { appliesTo: "POST /messages", when: "`from` is absent, null or empty." },
   MissingTo: {
@@ -53,7 +55,9 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
     when:
       "Any other malformed request: the body is not a JSON object; both `to` and `toArray`; a field of the wrong type or beyond its limit; " +
       "an unknown value or a malformed number for a listing parameter; an `accountId` in the SDR path that is not a UUID; " +
-      "an empty or over-long Idempotency-Key; a request body over MAX_BODY_BYTES (1 MiB by default). `data.error_message` says what is wrong and `data.field` names the field or parameter.",
+      "an empty or over-long Idempotency-Key; a request body over MAX_BODY_BYTES (1 MiB by default); a number to provision that is not valid or is held by another account " +
+      "(which account is never said); a number to release while a message from it is being handed to the carrier (try again shortly). " +
+      "`data.error_message` says what is wrong and `data.field` names the field or parameter.",
   },
   InvalidNumber: {
     appliesTo: "POST /messages",
@@ -68,7 +72,7 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
       "or both schemes sent for different accounts. Checked before the request is read.",
   },
   Forbidden: {
-    appliesTo: "POST /messages, GET /messages, GET /sdrs",
+    appliesTo: "every operation with an accountId",
     when: "The `accountId` of the body, query or path is not the account of the credentials.",
   },
   MessageNotFound: {
@@ -78,16 +82,18 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
       "`data.results` carries the SDR error shape `{error, errorCode, errorMessage, errorUrl}`.",
   },
   NotFound: {
-    appliesTo: "the admin API (/api/admin/accounts/{accountId}/…)",
-    when: "The account, event or other record named is not there. The v3 endpoints never answer it.",
+    appliesTo: "DELETE /numbers/{number}, the admin API (/api/admin/accounts/{accountId}/…)",
+    when:
+      "The number to release is not provisioned to the account: held by nobody or by another account (the two are not told apart). " +
+      "In the admin API also an account, event or other record that is not there.",
   },
   IdempotencyConflict: {
     appliesTo: "POST /messages",
     when: "The Idempotency-Key was used by this account within the last 24 hours with a different request body.",
   },
   ResourceNotAllowed: {
-    appliesTo: "PUT/DELETE /messages, non-GET /sdrs",
-    when: "The method is not offered on this path: messages cannot be changed or deleted. The statusMessage names the method. Needs no credentials.",
+    appliesTo: "PUT/DELETE /messages, non-GET /sdrs, PUT/DELETE /numbers, non-DELETE /numbers/{number}",
+    when: "The method is not offered on this path: messages cannot be changed or deleted; a number is released with DELETE /numbers/{number}. The statusMessage names the method. Needs no credentials.",
   },
   UnknownResource: {
     appliesTo: "any other path under /v3",
@@ -187,7 +193,8 @@ const EXAMPLE_ERROR_DATA: Partial<Record<ErrorCode, Record<string, unknown>>> = 
   },
 };
 
-const INFO_DESCRIPTION = `Send SMS and MMS, list messages, and read the session detail records (SDRs) of a message.
+const INFO_DESCRIPTION = `Send SMS and MMS, list messages, read the session detail records (SDRs) of a message, and provision and release
+the account's telephone numbers.
 Human-readable reference with examples: [/docs](/docs).
 
 **Envelope.** Every response is JSON with \`status\` (alpha code), \`statusCode\` (a number, always equal to the HTTP status),
@@ -239,6 +246,34 @@ the credentials' account. Filters combine with AND. \`data\` echoes the query pa
 with \`Z\` or an offset) and the listing form \`YYYY-MM-DD HH:mm:ss.SSS\` read as UTC. \`timestamp\` in results is \`YYYY-MM-DD HH:mm:ss.SSS UTC\`.
 
 **TNs.** \`from\` / \`to\` filters accept either form (a '+' must be sent as %2B); results show digits without '+'.`;
+
+const NUMBERS_LIST_DESCRIPTION = `Lists the account's telephone numbers in number order, a page at a time. \`accountId\` is required and must be the
+credentials' account. \`data\` echoes the query parameters as given, plus \`total\` (all the account's numbers), \`position\` (= start) and
+\`numbers\`. Defaults: \`start\` 0; \`count\` 50 (1 to 1000). Numbers are digits without '+', as in message listings.`;
+
+const NUMBERS_PROVISION_DESCRIPTION = `Provisions a telephone number to the account: from then on the account can send from it and receives the
+texts sent to it. The number must be a valid E.164 number (digits with country code, '+' optional).
+
+**Idempotent.** Provisioning a number the account holds already answers it as it is, with \`created\` false; nothing changes (the
+label and rate are changed in the portal or with \`parley number update\`). A number held by another account is refused
+(InvalidRequest, field \`number\`); the answer never says which account holds it.
+
+**Rate.** \`ratePerSecond\` (default ${NUMBER_LIMITS.defaultRatePerSecond}, above 0 and at most ${NUMBER_LIMITS.maxRatePerSecond}) paces the messages leaving this
+number; the account's own limit still caps the sum of its numbers. Unknown fields are ignored.
+
+**Check order.** Credentials (401) → JSON present (MissingJSON) → JSON parses (InvalidJSON) → body is an object (InvalidRequest) →
+accountId (MissingAccountId) → fields (InvalidRequest, naming the field) → accountId is the credentials' account (403 Forbidden) →
+the number is free or already the account's (InvalidRequest).`;
+
+const NUMBERS_RELEASE_DESCRIPTION = `Releases one of the account's numbers. From then on a send from it is refused (200, every entry rejected,
+reason FromNotOwned) and texts sent to it are not received. The number may be given with or without '+' (\`%2B\`).
+
+**Queued messages.** Messages still queued to be sent from the number would never leave: they are cancelled, as a send from the
+released number would be refused (status \`rejected\`, reason FromNotOwned, with a \`rejected\` SDR), and \`data.cancelledMessages\`
+says how many. A message whose parts are being handed to the carrier at that moment is let finish: the release is refused
+(InvalidRequest) for the few seconds that takes, and nothing is cancelled.
+
+A number the account does not hold, whether another account holds it or nobody does, is 404 NotFound.`;
 
 const SDR_DESCRIPTION = `The status records of one message, in time order. Status vocabulary, in lifecycle order: ${SDR_STATUSES.map((s) => s.status).join(", ")}
 (one outcome of delivered, undelivered, failed, expired, rejected; \`retry\` only when a carrier submit is retried).
@@ -778,6 +813,225 @@ function buildDocument(): OpenApiDocument {
     },
   });
 
+  const numberResult = registry.register(
+    "NumberResult",
+    z.object({
+      number: z
+        .string()
+        .openapi({ description: "E.164 digits without '+', as listings show them.", example: "14155550100" }),
+      label: z.string().openapi({ description: 'The number\'s label; "" when none.', example: "Support line" }),
+      ratePerSecond: z.number().openapi({
+        description: "Messages (segments) a second that may leave this number; the account's limit caps the sum.",
+        example: 1,
+      }),
+      createdAt: z.string().openapi({
+        description: "When the number was provisioned to the account, UTC, in the listing form.",
+        example: "2026-11-21 22:52:12.123 UTC",
+      }),
+    }),
+  );
+
+  const numbersListResponse = registry.register(
+    "NumbersListResponse",
+    z.object({
+      ...envelopeOf("QueryCompletedSuccessfully"),
+      data: z
+        .object({
+          apiVersion,
+          total: z.number().int().openapi({ description: "Number of the account's numbers (all pages)." }),
+          position: z.number().int().openapi({ description: "Offset of this page (= start)." }),
+          numbers: z.array(numberResult),
+        })
+        .catchall(z.string())
+        .openapi({ description: "The query parameters as given (strings), plus the page." }),
+    }),
+  );
+
+  const numberProvisionResponse = registry.register(
+    "NumberProvisionResponse",
+    z.object({
+      ...envelopeOf("UpdateSuccessful"),
+      data: numberResult.extend({
+        apiVersion,
+        accountId: uuid("The account.", EXAMPLE_ACCOUNT),
+        created: z.boolean().openapi({
+          description: "true: provisioned now. false: the account held it already; nothing changed.",
+        }),
+      }),
+    }),
+  );
+
+  const numberReleaseResponse = registry.register(
+    "NumberReleaseResponse",
+    z.object({
+      ...envelopeOf("UpdateSuccessful"),
+      data: z.object({
+        apiVersion,
+        accountId: uuid("The account.", EXAMPLE_ACCOUNT),
+        number: z
+          .string()
+          .openapi({ description: "The released number, E.164 digits without '+'.", example: "14155550100" }),
+        released: z.literal(true),
+        cancelledMessages: z.number().int().min(0).openapi({
+          description: "Messages that were queued from the number, now cancelled (rejected, reason FromNotOwned).",
+        }),
+      }),
+    }),
+  );
+
+  const exampleNumber = {
+    number: "14155550100",
+    label: "Support line",
+    ratePerSecond: 1,
+    createdAt: "2026-11-21 22:52:12.123 UTC",
+  };
+  const updated = {
+    status: "UpdateSuccessful",
+    statusCode: 200,
+    statusMessage: successCodes.UpdateSuccessful.statusMessage,
+    statusUri: "",
+  } as const;
+
+  registry.registerPath({
+    method: "get",
+    path: "/numbers",
+    operationId: "listNumbers",
+    tags: ["Numbers"],
+    summary: "List the account's telephone numbers",
+    description: NUMBERS_LIST_DESCRIPTION,
+    request: { query: numbersQuerySchema },
+    responses: {
+      200: {
+        description: "Query Completed Successfully",
+        headers: requestIdHeader,
+        content: {
+          "application/json": {
+            schema: numbersListResponse,
+            example: {
+              status: "QueryCompletedSuccessfully",
+              statusCode: 200,
+              statusMessage: "Query Completed Successfully",
+              statusUri: "",
+              data: {
+                accountId: EXAMPLE_ACCOUNT,
+                apiVersion: "v3",
+                total: 2,
+                position: 0,
+                numbers: [exampleNumber, { ...exampleNumber, number: "14155550101", label: "", ratePerSecond: 2 }],
+              },
+            },
+          },
+        },
+      },
+      ...errorResponses("GET", ["MissingAccountId", "InvalidRequest", "Unauthorized", "Forbidden", "SystemFailure"]),
+    },
+  });
+
+  registry.registerPath({
+    method: "post",
+    path: "/numbers",
+    operationId: "provisionNumber",
+    tags: ["Numbers"],
+    summary: "Provision a telephone number to the account",
+    description: NUMBERS_PROVISION_DESCRIPTION,
+    request: {
+      body: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: registry.register(
+              "ProvisionNumberRequest",
+              provisionRequestSchema.clone().openapi({ description: "Unknown fields are ignored." }),
+            ),
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: "Update Successful: the number is the account's (provisioned now, or held already).",
+        headers: requestIdHeader,
+        content: {
+          "application/json": {
+            schema: numberProvisionResponse,
+            examples: {
+              created: {
+                summary: "Provisioned now",
+                value: {
+                  ...updated,
+                  data: { accountId: EXAMPLE_ACCOUNT, ...exampleNumber, created: true, apiVersion: "v3" },
+                },
+              },
+              held: {
+                summary: "The account held it already (nothing changed)",
+                value: {
+                  ...updated,
+                  data: { accountId: EXAMPLE_ACCOUNT, ...exampleNumber, created: false, apiVersion: "v3" },
+                },
+              },
+            },
+          },
+        },
+      },
+      ...errorResponses("POST", [
+        "MissingJSON",
+        "InvalidJSON",
+        "InvalidRequest",
+        "MissingAccountId",
+        "Unauthorized",
+        "Forbidden",
+        "SystemFailure",
+      ]),
+    },
+  });
+
+  registry.registerPath({
+    method: "delete",
+    path: "/numbers/{number}",
+    operationId: "releaseNumber",
+    tags: ["Numbers"],
+    summary: "Release one of the account's numbers",
+    description: NUMBERS_RELEASE_DESCRIPTION,
+    request: {
+      params: z.object({
+        number: z.string().openapi({
+          description: "The number to release: digits with country code, '+' optional.",
+          example: "14155550100",
+        }),
+      }),
+      query: releaseQuerySchema,
+    },
+    responses: {
+      200: {
+        description: "Update Successful: the number is released.",
+        headers: requestIdHeader,
+        content: {
+          "application/json": {
+            schema: numberReleaseResponse,
+            example: {
+              ...updated,
+              data: {
+                accountId: EXAMPLE_ACCOUNT,
+                number: "14155550100",
+                cancelledMessages: 0,
+                released: true,
+                apiVersion: "v3",
+              },
+            },
+          },
+        },
+      },
+      ...errorResponses("DELETE", [
+        "MissingAccountId",
+        "InvalidRequest",
+        "Unauthorized",
+        "Forbidden",
+        "NotFound",
+        "SystemFailure",
+      ]),
+    },
+  });
+
   const generator = new OpenApiGeneratorV31(registry.definitions);
   return generator.generateDocument({
     openapi: "3.1.0",
@@ -791,6 +1045,7 @@ function buildDocument(): OpenApiDocument {
     tags: [
       { name: "Messages", description: "Send, list; PUT and DELETE are not allowed." },
       { name: "SDRs", description: "Session detail records: the processing history of one message." },
+      { name: "Numbers", description: "The account's telephone numbers: list, provision, release." },
     ],
     externalDocs: { description: "API reference with examples", url: `${publicUrl()}/docs` },
     "x-error-codes": errorCodeDocs(),

@@ -2,14 +2,11 @@ import { randomBytes } from "node:crypto";
 import { publicUrl } from "../env";
 import {
   AdminError,
-  addNumber,
   createAccount,
   createApiKey,
   createUser,
   listAccounts,
   listApiKeys,
-  listNumbers,
-  removeNumber,
   revokeApiKeyByIdOrKey,
 } from "../accounts/manage-accounts";
 import { createDemo, describeDemo } from "../accounts/create-demo";
@@ -20,6 +17,7 @@ import { e164, formatDate, formatTable, keyHint } from "./format-output";
 import { optionalString, requiredString, UsageError, type OptionSpec, type ParsedArguments } from "./read-arguments";
 import { describeOpt, optCommands } from "./opt-commands";
 import type { ChangedBy } from "../audit/audit-trail";
+import { numberCommands } from "./number-commands";
 
 export interface CommandResult {
   /** Printed alone on stdout with --json. */
@@ -233,24 +231,7 @@ export const commands: Command[] = [
       };
     },
   },
-  {
-    name: "number add",
-    synopsis: "--account <id> [--label <label>] <+E164>",
-    summary: "Provision a telephone number to an account, so it can send from it.",
-    options: { ...accountOption, label: { type: "string" } },
-    positionals: ["<+E164>"],
-    prepare({ values, positionals }) {
-      const accountId = requiredString(values, "account", "<id>");
-      const label = optionalString(values, "label");
-      return async () => {
-        const number = await addNumber({ accountId, number: positionals[0]!, label });
-        return {
-          json: numberJson(number),
-          text: `${e164(number.number)} is provisioned to account ${accountId}.`,
-        };
-      };
-    },
-  },
+  ...numberCommands,
   {
     name: "inbound",
     synopsis: "--from <phone> --to <account number> [--body <text>] [--media <url>]...",
@@ -286,45 +267,6 @@ export const commands: Command[] = [
           json: { ...received, from: e164(fromDigits), to: e164(toDigits) },
           text: received.messageId,
           note: `Received from ${e164(fromDigits)} on ${e164(toDigits)} (account ${received.accountId}).${describeOpt(received.opt)}`,
-        };
-      };
-    },
-  },
-  {
-    name: "number remove",
-    synopsis: "--account <id> <+E164>",
-    summary: "Take a number away from an account; sending from it is refused (FromNotOwned) from then on.",
-    options: accountOption,
-    positionals: ["<+E164>"],
-    prepare({ values, positionals }) {
-      const accountId = requiredString(values, "account", "<id>");
-      return async () => {
-        await removeNumber({ accountId, number: positionals[0]! });
-        const number = e164(positionals[0]!.trim());
-        return { json: { accountId, number, removed: true }, text: `Removed ${number} from account ${accountId}.` };
-      };
-    },
-  },
-  {
-    name: "number list",
-    synopsis: "--account <id>",
-    summary: "List an account's numbers.",
-    options: accountOption,
-    prepare({ values }) {
-      const accountId = requiredString(values, "account", "<id>");
-      return async () => {
-        const numbers = await listNumbers(accountId);
-        const rows = numbers.map((n) => [
-          e164(n.number),
-          n.label || "-",
-          String(n.ratePerSecond),
-          formatDate(n.createdAt),
-        ]);
-        return {
-          json: { accountId, numbers: numbers.map(numberJson) },
-          text: rows.length
-            ? formatTable(["NUMBER", "LABEL", "MSGS/S", "ADDED"], rows)
-            : `Account ${accountId} has no numbers. Add one: parley number add --account ${accountId} <+E164>`,
         };
       };
     },
@@ -408,24 +350,6 @@ function accountJson(account: {
     timeZone: account.timeZone,
     rateLimitPerSecond: account.rateLimitPerSecond,
     createdAt: account.createdAt,
-  };
-}
-
-function numberJson(number: {
-  id: string;
-  accountId: string;
-  number: string;
-  label: string;
-  ratePerSecond: number;
-  createdAt: Date;
-}) {
-  return {
-    id: number.id,
-    accountId: number.accountId,
-    number: e164(number.number),
-    label: number.label,
-    ratePerSecond: number.ratePerSecond,
-    createdAt: number.createdAt,
   };
 }
 

@@ -38,7 +38,12 @@ const FROM_NOT_OWNED = {
 
 // Which account holds a number, read at most once per API_KEY_CACHE_SECONDS per process (like keys): a number
 // removed from an account stops being usable within that time.
-const numberOwners = new Map<string, { accountId: string | null; checkedAt: number }>();
+// Kept on globalThis: server.ts's fast path and Next's bundle each load this module, and a number released through
+// one (the portal) must be forgotten by the other (/v3/messages) at once.
+const owners = globalThis as unknown as {
+  __parleyNumberOwners?: Map<string, { accountId: string | null; checkedAt: number }>;
+};
+const numberOwners = (owners.__parleyNumberOwners ??= new Map());
 
 async function ownsNumber(accountId: string, digits: string): Promise<boolean> {
   const now = Date.now();
@@ -48,6 +53,11 @@ async function ownsNumber(accountId: string, digits: string): Promise<boolean> {
   if (numberOwners.size > 100_000) numberOwners.clear();
   numberOwners.set(digits, { accountId: row?.accountId ?? null, checkedAt: now });
   return row?.accountId === accountId;
+}
+
+/** Forgets what this process knows of a number's owner: it was just provisioned or released here. */
+export function forgetNumberOwner(digits: string): void {
+  numberOwners.delete(digits);
 }
 
 const sameText = new SameTextCounter();

@@ -59,6 +59,19 @@ describe("the /v3 fast path and Next's pipeline answer alike", () => {
       "/v3/sdrs/00000000-0000-4000-8000-000000000000/00000000-0000-4000-8000-000000000000",
       (a) => ({ headers: a.headers }),
     ],
+    ["GET", "/v3/numbers", (a) => ({ headers: a.headers })],
+    ["GET", "/v3/numbers?accountId=not-a-uuid&count=5", (a) => ({ headers: a.headers })],
+    // Provisioning the account's own number again answers the same whichever path serves it.
+    [
+      "POST",
+      "/v3/numbers",
+      (a) => ({ headers: a.headers, body: { accountId: a.accountId, number: `+${a.numbers[0]}` } }),
+    ],
+    ["POST", "/v3/numbers", (a) => ({ headers: a.headers, body: { accountId: a.accountId, number: "+1555" } })],
+    ["POST", "/v3/numbers", (a) => ({ headers: a.headers, rawBody: "" })],
+    ["PUT", "/v3/numbers", () => ({})],
+    ["GET", "/v3/numbers/14155550199", () => ({})],
+    ["DELETE", "/v3/numbers/14155550199", (a) => ({ headers: a.headers })],
   ];
 
   for (const [method, path, make] of cases) {
@@ -70,13 +83,27 @@ describe("the /v3 fast path and Next's pipeline answer alike", () => {
     });
   }
 
+  it("DELETE /v3/numbers/{number} of a number the account does not hold, in either TN form", async () => {
+    for (const number of ["14155550199", "%2B14155550199", "+14155550199"]) {
+      const path = `/v3/numbers/${number}?accountId=${account.accountId}`;
+      const a = await call(fast, "DELETE", path, { headers: account.headers });
+      const b = await call(viaNext, "DELETE", path, { headers: account.headers });
+      expect(a.status).toBe(404);
+      expect(comparable(a, fast)).toEqual(comparable(b, viaNext));
+    }
+  });
+
   it("GET listing and SDRs of the same data", async () => {
     const sent = await call(fast, "POST", "/v3/messages", {
       headers: account.headers,
       body: { accountId: account.accountId, from: account.numbers[0], to: "14155550123", body: "listed" },
     });
     const id = sent.json.data.messageInfo[0].messageId;
-    for (const path of [`/v3/messages?accountId=${account.accountId}&count=5`, `/v3/sdrs/${account.accountId}/${id}`]) {
+    for (const path of [
+      `/v3/messages?accountId=${account.accountId}&count=5`,
+      `/v3/sdrs/${account.accountId}/${id}`,
+      `/v3/numbers?accountId=${account.accountId}&count=1&start=1`,
+    ]) {
       const a = await call(fast, "GET", path, { headers: account.headers });
       const b = await call(viaNext, "GET", path, { headers: account.headers });
       expect(a.status).toBe(200);

@@ -4,6 +4,7 @@ import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
 import { errorCodes } from "../../lib/api/error-codes";
 import { listQuerySchema } from "../../lib/messaging/list-schema";
+import { randomNumber } from "../helpers/factories";
 
 // The OpenAPI document and the /docs page, as a client sees them, and the document checked against the server's
 // real answers. A PUBLIC_URL proves both use the configured address rather than the listening one.
@@ -74,6 +75,24 @@ describe("GET /v3/openapi.json", () => {
       ["accountId", true],
       ["messageId", true],
     ]);
+  });
+
+  it("has the numbers operations: list and provision on /numbers, release on /numbers/{number}", () => {
+    expect(Object.keys(doc.paths["/numbers"]).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(doc.paths["/numbers/{number}"])).toEqual(["delete"]);
+    const release = doc.paths["/numbers/{number}"].delete;
+    expect(release.parameters.map((p: Json) => [p.in, p.name, p.required])).toEqual([
+      ["path", "number", true],
+      ["query", "accountId", true],
+    ]);
+    expect(Object.keys(release.responses).sort()).toEqual(["200", "400", "401", "403", "404", "500"]);
+    const listParams = doc.paths["/numbers"].get.parameters.map((p: Json) => p.name);
+    expect(listParams).toEqual(["accountId", "start", "count"]);
+    const provision = schemaNamed("ProvisionNumberRequest");
+    expect(Object.keys(provision.properties)).toEqual(["accountId", "number", "label", "ratePerSecond"]);
+    expect(provision.required).toEqual(["accountId", "number"]);
+    expect(provision.properties.label.maxLength).toBe(100);
+    expect(provision.properties.ratePerSecond).toMatchObject({ exclusiveMinimum: 0, maximum: 100 });
   });
 
   it("declares the apikey header and HTTP Basic, and PUT/DELETE need neither", () => {
@@ -245,6 +264,34 @@ describe("GET /v3/openapi.json", () => {
     expect(unknown.status).toBe(404);
     expectValid("SdrNotFound", unknown.json);
 
+    const number = randomNumber();
+    const provisioned = await call(server, "POST", "/v3/numbers", {
+      headers: account.headers,
+      body: { accountId: account.accountId, number, label: "Schema check" },
+    });
+    expect(provisioned.status).toBe(200);
+    expectValid("NumberProvisionResponse", provisioned.json);
+    const numbers = await call(server, "GET", `/v3/numbers?accountId=${account.accountId}&count=2`, {
+      headers: account.headers,
+    });
+    expect(numbers.status).toBe(200);
+    expectValid("NumbersListResponse", numbers.json);
+    await call(server, "POST", "/v3/messages", {
+      headers: account.headers,
+      body: { accountId: account.accountId, from: number, to: "14155550123", body: "waiting" },
+    });
+    const released = await call(server, "DELETE", `/v3/numbers/${number}?accountId=${account.accountId}`, {
+      headers: account.headers,
+    });
+    expect(released.json.data.cancelledMessages).toBe(1);
+    expect(released.status).toBe(200);
+    expectValid("NumberReleaseResponse", released.json);
+    const notHeld = await call(server, "DELETE", `/v3/numbers/${number}?accountId=${account.accountId}`, {
+      headers: account.headers,
+    });
+    expect(notHeld.json.status).toBe("NotFound");
+    expectValid("ErrorEnvelope", notHeld.json);
+
     const errors = [
       await call(server, "POST", "/v3/messages", {
         headers: account.headers,
@@ -317,6 +364,8 @@ describe("GET /docs", () => {
     expect(text).toContain('-H "apikey: $PARLEY_KEY"');
     expect(text).toContain('"accountId": "$ACCOUNT_ID"');
     expect(text).toContain(`curl -sS "${PUBLIC_URL}/v3/sdrs/$ACCOUNT_ID/$MESSAGE_ID"`);
+    expect(text).toContain(`curl -sS -X POST "${PUBLIC_URL}/v3/numbers"`);
+    expect(text).toContain(`curl -sS -X DELETE "${PUBLIC_URL}/v3/numbers/14155550100?accountId=$ACCOUNT_ID"`);
   });
 
   it("renders the fields, defaults and statuses from the document and links to it", () => {
@@ -328,6 +377,9 @@ describe("GET /docs", () => {
       "send-messages",
       "list-messages",
       "get-sdrs",
+      "list-numbers",
+      "provision-number",
+      "release-number",
       "errors",
       "sdr-statuses",
     ]) {

@@ -3,7 +3,8 @@ import { reloadEnv } from "../../lib/env";
 import { prepareDatabase } from "../../lib/boot/prepare-database";
 import { db, disconnectDb } from "../../lib/db/client";
 import { uuidv4, uuidv7 } from "../../lib/db/ids";
-import { addNumber, createAccount } from "../../lib/accounts/manage-accounts";
+import { createAccount } from "../../lib/accounts/manage-accounts";
+import { provisionNumber } from "../../lib/numbers/manage-numbers";
 import { recordReceipts } from "../../lib/delivery/record-receipt";
 import type { DeliveryReceipt } from "../../lib/carriers/carrier";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
@@ -21,7 +22,7 @@ beforeAll(async () => {
   reloadEnv();
   await prepareDatabase();
   accountId = (await createAccount({ name: "receipts" })).id;
-  from = (await addNumber({ accountId, number: `+${randomNumber()}` })).number;
+  from = (await provisionNumber({ accountId, number: `+${randomNumber()}`, actor: "cli" })).number;
 });
 
 afterAll(async () => {

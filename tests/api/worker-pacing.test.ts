@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { reloadEnv } from "../../lib/env";
 import { prepareDatabase } from "../../lib/boot/prepare-database";
 import { db, disconnectDb } from "../../lib/db/client";
-import { addNumber, createAccount } from "../../lib/accounts/manage-accounts";
+import { createAccount } from "../../lib/accounts/manage-accounts";
+import { provisionNumber } from "../../lib/numbers/manage-numbers";
 import { sendMessages } from "../../lib/messaging/send-message";
 import { DeliveryWorker } from "../../lib/delivery/delivery-worker";
 import { createSimulatorCarrier } from "../../lib/carriers/simulator/simulator-carrier";
@@ -70,7 +71,7 @@ async function account(numbers: number, rate = 10) {
   const created = await createAccount({ name: "pacing", rateLimitPerSecond: rate, timeZone: "America/New_York" });
   const list: string[] = [];
   for (let i = 0; i < numbers; i++)
-    list.push((await addNumber({ accountId: created.id, number: `+${randomNumber()}` })).number);
+    list.push((await provisionNumber({ accountId: created.id, number: `+${randomNumber()}`, actor: "cli" })).number);
   return { accountId: created.id, numbers: list };
 }
 

@@ -1,7 +1,8 @@
 import { randomInt } from "node:crypto";
 import { reloadEnv } from "../../lib/env";
 import { disconnectDb } from "../../lib/db/client";
-import { addNumber, createAccount, createApiKey } from "../../lib/accounts/manage-accounts";
+import { createAccount, createApiKey } from "../../lib/accounts/manage-accounts";
+import { provisionNumber } from "../../lib/numbers/manage-numbers";
 import type { RunningServer } from "./server";
 
 // Shared by all suites: real rows in the server's database, made through the same services the CLI uses.
@@ -44,7 +45,7 @@ export async function createTestAccount(
   });
   const numbers: string[] = [];
   for (let i = 0; i < (options.numbers ?? 2); i++) {
-    const number = await addNumber({ accountId: account.id, number: `+${randomNumber()}` });
+    const number = await provisionNumber({ accountId: account.id, number: `+${randomNumber()}`, actor: "cli" });
     numbers.push(number.number);
   }
   const { key } = await createApiKey({ accountId: account.id, name: "test" });

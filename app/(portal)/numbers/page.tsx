@@ -1,9 +1,28 @@
 import { requireAdmin } from "@/components/portal/require-user";
+import { NumbersScreen } from "@/components/numbers/numbers-screen";
 import { PageHeader } from "@/components/ui/page-header";
+import { getAccountSettings } from "@/lib/accounts/account-settings";
+import { listNumbers, toPortalNumber } from "@/lib/numbers/manage-numbers";
+import { NUMBERS_PAGE_SIZE } from "@/lib/numbers/number-schema";
 
 export const metadata = { title: "Numbers · Parley" };
 
+// /numbers (admins): the account's telephone numbers; provision, label, pace and release them.
 export default async function Page() {
-  await requireAdmin();
-  return <PageHeader title="Numbers" />;
+  const user = await requireAdmin();
+  const [page, account] = await Promise.all([
+    listNumbers({ accountId: user.accountId, start: 0, count: NUMBERS_PAGE_SIZE }),
+    getAccountSettings(user.accountId),
+  ]);
+  return (
+    <>
+      <PageHeader
+        title="Numbers"
+        description={`The numbers this account sends from and receives on. Each number sends at most its own rate; the account's limit of ${account.rateLimitPerSecond} messages a second caps them all.`}
+      />
+      <NumbersScreen
+        initial={{ numbers: page.numbers.map(toPortalNumber), total: page.total, start: 0, count: NUMBERS_PAGE_SIZE }}
+      />
+    </>
+  );
 }

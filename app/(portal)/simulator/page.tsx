@@ -2,7 +2,7 @@ import { requireAdmin } from "@/components/portal/require-user";
 import { PhoneSimulator } from "@/components/simulator/phone-simulator";
 import { Notice } from "@/components/ui/notice";
 import { PageHeader } from "@/components/ui/page-header";
-import { listNumbers } from "@/lib/accounts/manage-accounts";
+import { listNumbers } from "@/lib/numbers/manage-numbers";
 import { recentPhones, simulatorEnabled } from "@/lib/carriers/simulator/phone-simulator";
 import { SIMULATOR_OUTCOMES } from "@/lib/carriers/simulator/simulator-carrier";
 import { env } from "@/lib/env";
@@ -28,8 +28,8 @@ export default async function Page() {
       </>
     );
   }
-  const [numbers, suggestions] = await Promise.all([
-    listNumbers(user.accountId),
+  const [{ numbers }, suggestions] = await Promise.all([
+    listNumbers({ accountId: user.accountId }),
     recentPhones({ accountId: user.accountId, limit: 8 }),
   ]);
   return (

@@ -1,0 +1,100 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useAccountApi } from "@/components/portal/portal-context";
+import { apiCall, ApiFailure, failureText } from "@/components/ui/api-client";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { formatNumber } from "@/components/ui/format-time";
+import { Notice } from "@/components/ui/notice";
+import { keys } from "@/components/ui/query-keys";
+import {
+  fieldErrors,
+  provisionNumberInput,
+  type PortalNumber,
+  type ProvisionNumberInput,
+} from "@/lib/numbers/number-schema";
+
+/** The server's words for one field, without the "field: " the admin API puts before them. */
+export function besideField(error: ApiFailure): string {
+  const detail = error.detail ?? error.message;
+  return error.field && detail.startsWith(`${error.field}: `) ? detail.slice(error.field.length + 2) : detail;
+}
+
+const FIELDS = ["number", "label"];
+
+/** "Add number": checked with the schema the route parses with, so each error shows beside its field. */
+export function AddNumberForm() {
+  const api = useAccountApi();
+  const queryClient = useQueryClient();
+  const [number, setNumber] = useState("");
+  const [label, setLabel] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const add = useMutation({
+    mutationFn: (input: ProvisionNumberInput) =>
+      apiCall<{ number: PortalNumber; created: boolean }>(api("/numbers"), { method: "POST", body: input }),
+    onSuccess: () => {
+      setNumber("");
+      setLabel("");
+      setErrors({});
+      return queryClient.invalidateQueries({ queryKey: keys.numbers.all });
+    },
+    onError: (error) => {
+      if (error instanceof ApiFailure && error.field && FIELDS.includes(error.field))
+        setErrors({ [error.field]: besideField(error) });
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = provisionNumberInput.safeParse({ number, label: label.trim() === "" ? undefined : label });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    add.mutate(parsed.data);
+  }
+
+  const unplaced =
+    add.error && !(add.error instanceof ApiFailure && add.error.field && FIELDS.includes(add.error.field));
+  return (
+    <form onSubmit={submit} noValidate className="space-y-3">
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start">
+        <TextField
+          label="Number"
+          name="number"
+          inputMode="tel"
+          autoComplete="off"
+          placeholder="+14155550100"
+          value={number}
+          onChange={(event) => setNumber(event.target.value)}
+          error={errors.number}
+          hint="Country code and digits, with or without +."
+        />
+        <TextField
+          label="Label"
+          name="label"
+          autoComplete="off"
+          placeholder="Support line"
+          value={label}
+          onChange={(event) => setLabel(event.target.value)}
+          error={errors.label}
+          hint="Optional: what the number is for."
+        />
+        <Button type="submit" disabled={add.isPending} className="sm:mt-6">
+          {add.isPending ? "Adding…" : "Add number"}
+        </Button>
+      </div>
+      {unplaced ? <Notice tone="error">{failureText(add.error)}</Notice> : null}
+      {add.isSuccess ? (
+        <Notice tone="success">
+          {add.data.created
+            ? `${formatNumber(add.data.number.number)} is provisioned: the account can send from it now.`
+            : `${formatNumber(add.data.number.number)} is this account's already; nothing changed.`}
+        </Notice>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,163 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent, type ReactNode } from "react";
+import { useAccountApi } from "@/components/portal/portal-context";
+import { apiCall, ApiFailure, failureText } from "@/components/ui/api-client";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { formatNumber, formatTime } from "@/components/ui/format-time";
+import { Notice } from "@/components/ui/notice";
+import { keys } from "@/components/ui/query-keys";
+import {
+  fieldErrors,
+  NUMBER_LIMITS,
+  updateNumberInput,
+  type PortalNumber,
+  type UpdateNumberInput,
+} from "@/lib/numbers/number-schema";
+import { besideField } from "./add-number-form";
+
+// One number of the list: a table row on a wide window, a card on a narrow one (each cell then names itself).
+
+function Cell({ label, children, className = "" }: { label: string; children: ReactNode; className?: string }) {
+  return (
+    <td className={`flex items-baseline justify-between gap-3 py-0.5 md:table-cell md:px-4 md:py-3 ${className}`}>
+      <span className="text-xs font-medium text-slate-500 md:hidden">{label}</span>
+      <span className="min-w-0 text-right md:text-left">{children}</span>
+    </td>
+  );
+}
+
+export function NumberRow({ row, onRelease }: { row: PortalNumber; onRelease: (row: PortalNumber) => void }) {
+  const [editing, setEditing] = useState(false);
+  if (editing) return <EditRow row={row} onDone={() => setEditing(false)} />;
+  return (
+    <tr className="block border-b border-slate-100 px-4 py-3 last:border-b-0 md:table-row md:p-0">
+      <Cell label="Number">
+        <span className="font-mono font-medium text-slate-900">{formatNumber(row.number)}</span>
+      </Cell>
+      <Cell label="Label">
+        {row.label ? (
+          <span className="break-words text-slate-800">{row.label}</span>
+        ) : (
+          <span className="text-slate-400">No label</span>
+        )}
+      </Cell>
+      <Cell label="Rate">
+        <span className="whitespace-nowrap tabular-nums">{row.ratePerSecond} msgs/s</span>
+      </Cell>
+      <Cell label="Queued now">
+        {row.queued > 0 ? (
+          <Badge tone="amber" title="Outbound messages waiting to leave from this number">
+            {row.queued.toLocaleString()} queued
+          </Badge>
+        ) : (
+          <span className="tabular-nums text-slate-500">0</span>
+        )}
+      </Cell>
+      <Cell label="Added">
+        <time dateTime={row.createdAt} title={row.createdAt} suppressHydrationWarning className="whitespace-nowrap">
+          {formatTime(row.createdAt)}
+        </time>
+      </Cell>
+      <td className="flex justify-end gap-2 pt-2 md:table-cell md:px-4 md:py-3 md:text-right">
+        <span className="inline-flex gap-2">
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => setEditing(true)}
+            aria-label={`Edit ${formatNumber(row.number)}`}
+          >
+            Edit
+          </Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="text-red-700! hover:bg-red-50! hover:text-red-800!"
+            onClick={() => onRelease(row)}
+            aria-label={`Release ${formatNumber(row.number)}`}
+          >
+            Release
+          </Button>
+        </span>
+      </td>
+    </tr>
+  );
+}
+
+/** The row as a small form: label and rate, "Save" or "Cancel". */
+function EditRow({ row, onDone }: { row: PortalNumber; onDone: () => void }) {
+  const api = useAccountApi();
+  const queryClient = useQueryClient();
+  const [label, setLabel] = useState(row.label);
+  const [rate, setRate] = useState(String(row.ratePerSecond));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useMutation({
+    mutationFn: (input: UpdateNumberInput) => apiCall(api(`/numbers/${row.number}`), { method: "PATCH", body: input }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: keys.numbers.all });
+      onDone();
+    },
+    onError: (error) => {
+      if (error instanceof ApiFailure && error.field) setErrors({ [error.field]: besideField(error) });
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = updateNumberInput.safeParse({
+      label,
+      ratePerSecond: rate.trim() === "" ? undefined : Number(rate),
+    });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    if (parsed.data.ratePerSecond === undefined) {
+      setErrors({ ratePerSecond: "Enter a rate, such as 1." });
+      return;
+    }
+    setErrors({});
+    save.mutate(parsed.data);
+  }
+
+  const unplaced = save.error && !(save.error instanceof ApiFailure && save.error.field);
+  return (
+    <tr className="block border-b border-slate-100 bg-indigo-50/40 last:border-b-0 md:table-row">
+      <td colSpan={6} className="block px-4 py-4 md:table-cell">
+        <form onSubmit={submit} noValidate aria-label={`Edit ${formatNumber(row.number)}`} className="space-y-3">
+          <p className="font-mono font-medium text-slate-900">{formatNumber(row.number)}</p>
+          <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+            <TextField
+              label="Label"
+              value={label}
+              onChange={(event) => setLabel(event.target.value)}
+              error={errors.label}
+              maxLength={NUMBER_LIMITS.maxLabelChars + 20}
+              autoFocus
+            />
+            <TextField
+              label="Rate (msgs/s)"
+              inputMode="decimal"
+              value={rate}
+              onChange={(event) => setRate(event.target.value)}
+              error={errors.ratePerSecond}
+              hint={`Above 0, at most ${NUMBER_LIMITS.maxRatePerSecond}.`}
+            />
+          </div>
+          {unplaced ? <Notice tone="error">{failureText(save.error)}</Notice> : null}
+          <div className="flex gap-2">
+            <Button type="submit" size="sm" disabled={save.isPending}>
+              {save.isPending ? "Saving…" : "Save"}
+            </Button>
+            <Button variant="secondary" size="sm" onClick={onDone} disabled={save.isPending}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      </td>
+    </tr>
+  );
+}

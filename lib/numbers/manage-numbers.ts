@@ -1,0 +1,303 @@
+import { ApiError } from "../api/api-error";
+import { parseInput } from "../api/parse-input";
+import { recordAudit } from "../audit/audit-trail";
+import { db } from "../db/client";
+import type { Prisma } from "../db/generated/sqlite/client";
+import { uuidv4 } from "../db/ids";
+import { isDuplicateKeyError } from "../messaging/idempotency";
+import { tnDigits, validTn, withPlus } from "../messaging/phone-number";
+import { forgetNumberOwner } from "../messaging/send-message";
+import { provisionNumberInput, updateNumberInput, type PortalNumber } from "./number-schema";
+
+// An account's telephone numbers: one service behind POST/GET/DELETE /v3/numbers, the portal's Numbers page (admin
+// API) and the CLI's `number` commands. Every change is written to the account's audit trail in its transaction.
+
+export const numberSelect = {
+  number: true,
+  label: true,
+  ratePerSecond: true,
+  createdAt: true,
+} satisfies Prisma.PhoneNumberSelect;
+
+export interface NumberRow {
+  /** E.164 digits without '+', as listings show them. */
+  number: string;
+  label: string;
+  ratePerSecond: number;
+  createdAt: Date;
+}
+
+export interface ListedNumber extends NumberRow {
+  /** Outbound messages from the number waiting to leave (queued, or being handed to the carrier) right now. */
+  queued: number;
+}
+
+/** Who acts, for the audit trail: actorLabel() of a portal user or key, "cli", or "system" (the demo set-up). */
+interface Acting {
+  actor: string;
+  ip?: string;
+}
+
+const WAITING = ["queued", "sending"];
+
+async function requireAccount(accountId: string): Promise<void> {
+  const account = await db().account.findUnique({ where: { id: accountId }, select: { id: true } });
+  if (!account) throw new ApiError("NotFound", { detail: `no account ${accountId}` });
+}
+
+/**
+ * The digits of a number named to update or release. Only its form is checked: a held number was valid when it was
+ * provisioned, and stays releasable should a later numbering plan say otherwise.
+ */
+function namedDigits(number: string): string {
+  const digits = tnDigits(number);
+  if (digits === null) {
+    throw new ApiError("InvalidRequest", {
+      detail: `"${number}" is not a telephone number: give the country code and digits, such as +14155550100.`,
+      field: "number",
+    });
+  }
+  return digits;
+}
+
+// The same answer whether the number is held by another account or by nobody: a caller never learns which.
+function notHeld(digits: string): ApiError {
+  return new ApiError("NotFound", {
+    detail: `${withPlus(digits)} is not provisioned to this account`,
+    field: "number",
+  });
+}
+
+// A number held elsewhere is refused without naming the account that holds it.
+function heldElsewhere(digits: string): ApiError {
+  return new ApiError("InvalidRequest", {
+    detail: `${withPlus(digits)} is provisioned to another account and cannot be provisioned to this one`,
+    field: "number",
+  });
+}
+
+/** A listed number as the portal and the admin API show it. */
+export function toPortalNumber(row: ListedNumber): PortalNumber {
+  return {
+    number: row.number,
+    label: row.label,
+    ratePerSecond: row.ratePerSecond,
+    queued: row.queued,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function rowOf(row: NumberRow): NumberRow {
+  return { number: row.number, label: row.label, ratePerSecond: row.ratePerSecond, createdAt: row.createdAt };
+}
+
+/**
+ * One page of the account's numbers in number order, with each one's queue right now, and the total.
+ * Without `count`, every number (the CLI's listing).
+ */
+export async function listNumbers(input: {
+  accountId: string;
+  start?: number;
+  count?: number;
+}): Promise<{ total: number; numbers: ListedNumber[] }> {
+  const { accountId } = input;
+  await requireAccount(accountId); // a mistyped id says so instead of listing nothing
+  const client = db();
+  const [total, rows] = await Promise.all([
+    client.phoneNumber.count({ where: { accountId } }),
+    client.phoneNumber.findMany({
+      where: { accountId },
+      orderBy: { number: "asc" },
+      skip: input.start ?? 0,
+      ...(input.count === undefined ? {} : { take: input.count }),
+      select: numberSelect,
+    }),
+  ]);
+  if (rows.length === 0) return { total, numbers: [] };
+  const waiting = await client.message.groupBy({
+    by: ["fromNumber"],
+    where: {
+      accountId,
+      direction: "outbound",
+      status: { in: WAITING },
+      fromNumber: { in: rows.map((r) => r.number) },
+    },
+    _count: { _all: true },
+  });
+  const queued = new Map(waiting.map((w) => [w.fromNumber, w._count._all]));
+  return { total, numbers: rows.map((row) => ({ ...row, queued: queued.get(row.number) ?? 0 })) };
+}
+
+/**
+ * Provisions a number to the account. Provisioning a number the account holds already is idempotent: the number is
+ * answered as it is (`created` false) and nothing changes; label and rate are changed with updateNumber.
+ */
+export async function provisionNumber(
+  input: { accountId: string; number: string; label?: string; ratePerSecond?: number } & Acting,
+): Promise<NumberRow & { created: boolean }> {
+  const { accountId } = input;
+  const fields = parseInput(provisionNumberInput, {
+    number: input.number,
+    label: input.label,
+    ratePerSecond: input.ratePerSecond,
+  });
+  const digits = validTn(fields.number)!;
+  await requireAccount(accountId);
+  const existing = async () => {
+    const row = await db().phoneNumber.findUnique({
+      where: { number: digits },
+      select: { ...numberSelect, accountId: true },
+    });
+    if (row && row.accountId !== accountId) throw heldElsewhere(digits);
+    return row ? { ...rowOf(row), created: false } : null;
+  };
+  const held = await existing();
+  if (held) return held;
+  try {
+    const row = await db().$transaction(async (tx) => {
+      const created = await tx.phoneNumber.create({
+        data: {
+          id: uuidv4(),
+          accountId,
+          number: digits,
+          label: fields.label ?? "",
+          ...(fields.ratePerSecond === undefined ? {} : { ratePerSecond: fields.ratePerSecond }),
+        },
+        select: numberSelect,
+      });
+      await recordAudit(
+        {
+          accountId,
+          actor: input.actor,
+          action: "number.provisioned",
+          target: withPlus(digits),
+          detail: describeFields(created),
+          ip: input.ip,
+        },
+        tx,
+      );
+      return created;
+    });
+    forgetNumberOwner(digits);
+    return { ...row, created: true };
+  } catch (error) {
+    // Two requests for the same number at once: the one that lost answers as if it had come second.
+    if (isDuplicateKeyError(error)) {
+      const raced = await existing();
+      if (raced) return raced;
+    }
+    throw error;
+  }
+}
+
+function describeFields(row: { label: string; ratePerSecond: number }): string {
+  return [row.label ? `label "${row.label}"` : "", `${row.ratePerSecond} msgs/s`].filter(Boolean).join(", ");
+}
+
+/** Changes a held number's label and/or sending rate. The rate applies from the delivery worker's next round. */
+export async function updateNumber(
+  input: { accountId: string; number: string; label?: string; ratePerSecond?: number } & Acting,
+): Promise<NumberRow> {
+  const { accountId } = input;
+  const fields = parseInput(updateNumberInput, { label: input.label, ratePerSecond: input.ratePerSecond });
+  const digits = namedDigits(input.number);
+  return db().$transaction(async (tx) => {
+    const before = await tx.phoneNumber.findFirst({
+      where: { number: digits, accountId },
+      select: { id: true, ...numberSelect },
+    });
+    if (!before) throw notHeld(digits);
+    const after = await tx.phoneNumber.update({
+      where: { id: before.id },
+      data: {
+        ...(fields.label === undefined ? {} : { label: fields.label }),
+        ...(fields.ratePerSecond === undefined ? {} : { ratePerSecond: fields.ratePerSecond }),
+      },
+      select: numberSelect,
+    });
+    const changes = [
+      before.label !== after.label ? `label "${before.label}" → "${after.label}"` : "",
+      before.ratePerSecond !== after.ratePerSecond
+        ? `rate ${before.ratePerSecond} → ${after.ratePerSecond} msgs/s`
+        : "",
+    ].filter(Boolean);
+    if (changes.length > 0) {
+      await recordAudit(
+        {
+          accountId,
+          actor: input.actor,
+          action: "number.updated",
+          target: withPlus(digits),
+          detail: changes.join(", "),
+          ip: input.ip,
+        },
+        tx,
+      );
+    }
+    return after;
+  });
+}
+
+const SDR_CHUNK = 500;
+
+/**
+ * Releases a held number: it can no longer send (FromNotOwned) and texts sent to it are no longer received. Messages
+ * still queued to leave from it would never leave, so they are cancelled as a send from the released number would
+ * be refused: status `rejected`, reason FromNotOwned, with a `rejected` SDR. A message whose parts are being handed
+ * to the carrier right now is let finish: the release is refused for the few seconds that takes.
+ */
+export async function releaseNumber(
+  input: { accountId: string; number: string } & Acting,
+): Promise<{ number: string; cancelledMessages: number }> {
+  const { accountId } = input;
+  const digits = namedDigits(input.number);
+  const fromNumber = { accountId, fromNumber: digits, direction: "outbound" };
+  const cancelled = await db().$transaction(async (tx) => {
+    const held = await tx.phoneNumber.findFirst({ where: { number: digits, accountId }, select: { id: true } });
+    if (!held) throw notHeld(digits);
+    const at = new Date();
+    const rejected = await tx.message.updateManyAndReturn({
+      where: { ...fromNumber, status: "queued" },
+      data: { status: "rejected", rejectReason: "FromNotOwned", nextAttemptAt: null, updatedAt: at },
+      select: { id: true, referenceId: true },
+    });
+    for (let i = 0; i < rejected.length; i += SDR_CHUNK) {
+      await tx.sdr.createMany({
+        data: rejected.slice(i, i + SDR_CHUNK).map((m) => ({
+          messageId: m.id,
+          accountId,
+          status: "rejected",
+          statusDetails: "FromNotOwned",
+          referenceId: m.referenceId,
+          createdAt: at,
+        })),
+      });
+    }
+    const sending = await tx.message.count({ where: { ...fromNumber, status: "sending" } });
+    if (sending > 0) {
+      // Rolls the cancellations back too: the number stays as it was.
+      throw new ApiError("InvalidRequest", {
+        detail: `${plural(sending, "message")} from ${withPlus(digits)} ${sending === 1 ? "is" : "are"} being handed to the carrier right now; try again in a minute`,
+      });
+    }
+    await tx.phoneNumber.delete({ where: { id: held.id } });
+    await recordAudit(
+      {
+        accountId,
+        actor: input.actor,
+        action: "number.released",
+        target: withPlus(digits),
+        detail: rejected.length > 0 ? `cancelled ${plural(rejected.length, "queued message")}` : "",
+        ip: input.ip,
+      },
+      tx,
+    );
+    return rejected.length;
+  });
+  forgetNumberOwner(digits);
+  return { number: digits, cancelledMessages: cancelled };
+}
+
+function plural(n: number, noun: string): string {
+  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+}

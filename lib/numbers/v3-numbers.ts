@@ -1,0 +1,101 @@
+import { ApiError } from "../api/api-error";
+import { assertAccount, type ApiPrincipal } from "../api/authenticate";
+import { successEnvelope, type Envelope } from "../api/envelope";
+import { parseInput } from "../api/parse-input";
+import { actorLabel } from "../audit/audit-trail";
+import { UUID_PATTERN } from "../db/ids";
+import { listingTimestamp } from "../messaging/time-format";
+import { listNumbers, provisionNumber, releaseNumber, type NumberRow } from "./manage-numbers";
+import { numbersQuerySchema, provisionRequestSchema } from "./v3-number-schema";
+
+// /v3/numbers: the account's numbers through the public API, in the v3 envelope and with its error style.
+
+function invalid(parameter: string, why: string): ApiError {
+  return new ApiError("InvalidRequest", { detail: `'${parameter}' ${why}`, field: parameter });
+}
+
+function queryValue(params: URLSearchParams, name: string): string | undefined {
+  const value = params.get(name);
+  return value === null || value.trim() === "" ? undefined : value.trim();
+}
+
+function accountIdOf(value: unknown): string {
+  if (value === undefined || value === null || value === "") throw new ApiError("MissingAccountId");
+  if (typeof value !== "string" || !UUID_PATTERN.test(value)) throw invalid("accountId", "must be a UUID");
+  return value;
+}
+
+function integer(parameter: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw invalid(parameter, `must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/** A number as /v3 shows it: E.164 digits without '+', as listings do, and the listing's timestamp form. */
+export function toV3Number(row: NumberRow) {
+  return {
+    number: row.number,
+    label: row.label,
+    ratePerSecond: row.ratePerSecond,
+    createdAt: listingTimestamp(row.createdAt),
+  };
+}
+
+/** GET /v3/numbers: one page of the account's numbers, in number order. */
+export async function listNumbersV3(input: { principal: ApiPrincipal; params: URLSearchParams }): Promise<Envelope> {
+  const { principal, params } = input;
+  const accountId = accountIdOf(queryValue(params, "accountId"));
+  const echo: Record<string, string> = {};
+  for (const name of Object.keys(numbersQuerySchema.shape)) {
+    const value = queryValue(params, name);
+    if (value !== undefined) echo[name] = value;
+  }
+  const start = echo.start === undefined ? 0 : integer("start", echo.start, 0, 1_000_000_000);
+  const count = echo.count === undefined ? 50 : integer("count", echo.count, 1, 1000);
+  assertAccount(principal, accountId);
+  const page = await listNumbers({ accountId, start, count });
+  return successEnvelope("QueryCompletedSuccessfully", {
+    ...echo,
+    total: page.total,
+    position: start,
+    numbers: page.numbers.map(toV3Number),
+  });
+}
+
+/** POST /v3/numbers: provisions a number to the account; the account's own number again is answered as it is. */
+export async function provisionNumberV3(input: { principal: ApiPrincipal; raw: unknown }): Promise<Envelope> {
+  const { principal, raw } = input;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new ApiError("InvalidRequest", { detail: "the body must be a JSON object" });
+  }
+  accountIdOf((raw as Record<string, unknown>).accountId);
+  const request = parseInput(provisionRequestSchema, raw);
+  assertAccount(principal, request.accountId);
+  const provisioned = await provisionNumber({
+    ...request,
+    actor: actorLabel({ kind: "apiKey", apiKeyId: principal.apiKeyId }),
+  });
+  return successEnvelope("UpdateSuccessful", {
+    accountId: request.accountId,
+    ...toV3Number(provisioned),
+    created: provisioned.created,
+  });
+}
+
+/** DELETE /v3/numbers/{number}: releases one of the account's numbers. */
+export async function releaseNumberV3(input: {
+  principal: ApiPrincipal;
+  number: string;
+  params: URLSearchParams;
+}): Promise<Envelope> {
+  const { principal, params } = input;
+  const accountId = accountIdOf(queryValue(params, "accountId"));
+  assertAccount(principal, accountId);
+  const released = await releaseNumber({
+    accountId,
+    number: input.number,
+    actor: actorLabel({ kind: "apiKey", apiKeyId: principal.apiKeyId }),
+  });
+  return successEnvelope("UpdateSuccessful", { accountId, ...released, released: true });
+}
