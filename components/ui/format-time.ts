@@ -30,3 +30,42 @@ export function formatAgo(iso: string | Date | null | undefined, now = Date.now(
 export function formatNumber(digits: string): string {
   return digits.startsWith("+") ? digits : `+${digits}`;
 }
+
+const zonedFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * "2026-11-22 10:15:02" (with ".123" when asked) in a named time zone, such as the account's: the same text on the
+ * server and in the browser, whatever their own zones.
+ */
+export function formatInZone(iso: string | Date, timeZone: string, options: { ms?: boolean } = {}): string {
+  const date = typeof iso === "string" ? new Date(iso) : iso;
+  if (Number.isNaN(date.getTime())) return String(iso);
+  const key = `${timeZone}|${options.ms ? 1 : 0}`;
+  let format = zonedFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      ...(options.ms ? { fractionalSecondDigits: 3 } : {}),
+    });
+    zonedFormats.set(key, format);
+  }
+  const p = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
+  const time = `${p.hour}:${p.minute}:${p.second}${options.ms ? `.${p.fractionalSecond}` : ""}`;
+  return `${p.year}-${p.month}-${p.day} ${time}`;
+}
+
+/** "≈ 40 s", "≈ 2 min", "≈ 3 h": a rough duration for waits and ages. */
+export function formatDuration(seconds: number): string {
+  if (seconds < 1) return "< 1 s";
+  if (seconds < 60) return `≈ ${Math.round(seconds)} s`;
+  if (seconds < 3600) return `≈ ${Math.round(seconds / 60)} min`;
+  if (seconds < 86400) return `≈ ${Math.round(seconds / 360) / 10} h`;
+  return `≈ ${Math.round(seconds / 8640) / 10} d`;
+}
