@@ -6,11 +6,7 @@ import { StatusBadge } from "@/components/ui/badge";
 import { formatInZone, formatNumber } from "@/components/ui/format-time";
 import type { SortField } from "@/lib/messaging/listing-values";
 import type { ListingResult } from "@/lib/messaging/message-serializers";
-
-/** The listing's "2026-11-22 10:15:02.123 UTC" as an instant. */
-export function listingInstant(timestamp: string): string {
-  return timestamp.replace(" UTC", "Z").replace(" ", "T");
-}
+import { parseFilterTimestamp } from "@/lib/messaging/time-format";
 
 function preview(message: ListingResult): string {
   if (message.body) return message.body;
@@ -80,7 +76,7 @@ export function MessagesTable({
           </thead>
           <tbody>
             {messages.map((m) => {
-              const instant = listingInstant(m.timestamp);
+              const instant = parseFilterTimestamp(m.timestamp) ?? m.timestamp;
               return (
                 <tr
                   key={m.messageId}
@@ -132,7 +128,7 @@ export function MessagesTable({
             >
               <span className="flex items-center justify-between gap-2">
                 <span className="font-mono text-xs text-slate-500">
-                  {formatInZone(listingInstant(m.timestamp), timeZone)}
+                  {formatInZone(parseFilterTimestamp(m.timestamp) ?? m.timestamp, timeZone)}
                 </span>
                 <StatusBadge status={m.status} />
               </span>

@@ -1,7 +1,7 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { formatInZone } from "@/components/ui/format-time";
 import type { SdrRecord } from "@/lib/messaging/get-sdrs";
-import { listingInstant } from "./messages-table";
+import { parseFilterTimestamp } from "@/lib/messaging/time-format";
 
 const TONES: Record<string, BadgeTone> = {
   accepted: "gray",
@@ -59,7 +59,7 @@ export function SdrTimeline({
                 {index === 0 ? "start" : since(gap)}
               </span>
               <span className="font-mono text-xs text-slate-500" title={record.timestamp}>
-                {formatInZone(listingInstant(record.timestamp), timeZone, { ms: true })}
+                {formatInZone(parseFilterTimestamp(record.timestamp) ?? record.timestamp, timeZone, { ms: true })}
               </span>
               {record.segmentNumber !== undefined && (
                 <span className="text-xs text-slate-500">

@@ -1,3 +1,5 @@
+import { wallClock } from "@/lib/accounts/local-time";
+
 // Times in the portal: the viewer's own zone, with the full ISO instant on hover (title) for support tickets.
 
 export function formatTime(iso: string | Date | null | undefined): string {
@@ -31,7 +33,7 @@ export function formatNumber(digits: string): string {
   return digits.startsWith("+") ? digits : `+${digits}`;
 }
 
-const zonedFormats = new Map<string, Intl.DateTimeFormat>();
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 /**
  * "2026-11-22 10:15:02" (with ".123" when asked) in a named time zone, such as the account's: the same text on the
@@ -40,25 +42,9 @@ const zonedFormats = new Map<string, Intl.DateTimeFormat>();
 export function formatInZone(iso: string | Date, timeZone: string, options: { ms?: boolean } = {}): string {
   const date = typeof iso === "string" ? new Date(iso) : iso;
   if (Number.isNaN(date.getTime())) return String(iso);
-  const key = `${timeZone}|${options.ms ? 1 : 0}`;
-  let format = zonedFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      ...(options.ms ? { fractionalSecondDigits: 3 } : {}),
-    });
-    zonedFormats.set(key, format);
-  }
-  const p = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
-  const time = `${p.hour}:${p.minute}:${p.second}${options.ms ? `.${p.fractionalSecond}` : ""}`;
-  return `${p.year}-${p.month}-${p.day} ${time}`;
+  const c = wallClock(date, timeZone);
+  const time = `${pad(c.hour)}:${pad(c.minute)}:${pad(c.second)}${options.ms ? `.${pad(c.millisecond, 3)}` : ""}`;
+  return `${c.year}-${pad(c.month)}-${pad(c.day)} ${time}`;
 }
 
 /** "≈ 40 s", "≈ 2 min", "≈ 3 h": a rough duration for waits and ages. */

@@ -3,7 +3,7 @@ import { db } from "../db/client";
 import { env } from "../env";
 import { liveWorkers, type LiveWorker } from "../delivery/worker-heartbeat";
 import { webhookHealth, type WebhookHealth } from "../webhooks/webhook-health";
-import { localDay } from "./local-day";
+import { localDay } from "../accounts/local-time";
 
 export interface NumberQueue {
   number: string;
@@ -30,6 +30,10 @@ export interface Dashboard {
 }
 
 const PENDING = ["queued", "sending"];
+
+function emptyQueue(number: string, label: string, ratePerSecond: number): NumberQueue {
+  return { number, label, ratePerSecond, messages: 0, segments: 0, bulk: 0, waitSeconds: 0, oldestAt: null };
+}
 
 /** What an admin's dashboard shows of the account: today's messages, queues, webhook health, the carrier link. */
 export async function readDashboard(accountId: string, now = new Date()): Promise<Dashboard> {
@@ -71,33 +75,10 @@ export async function readDashboard(accountId: string, now = new Date()): Promis
     total += row._count._all;
   }
 
-  const queues = new Map<string, NumberQueue>(
-    numbers.map((n) => [
-      n.number,
-      {
-        number: n.number,
-        label: n.label,
-        ratePerSecond: n.ratePerSecond,
-        messages: 0,
-        segments: 0,
-        bulk: 0,
-        waitSeconds: 0,
-        oldestAt: null,
-      },
-    ]),
-  );
+  const queues = new Map(numbers.map((n) => [n.number, emptyQueue(n.number, n.label, n.ratePerSecond)]));
   for (const row of waiting) {
     // A number released from the account while messages from it still wait: shown with the default rate.
-    const queue = queues.get(row.fromNumber) ?? {
-      number: row.fromNumber,
-      label: "",
-      ratePerSecond: 1,
-      messages: 0,
-      segments: 0,
-      bulk: 0,
-      waitSeconds: 0,
-      oldestAt: null,
-    };
+    const queue = queues.get(row.fromNumber) ?? emptyQueue(row.fromNumber, "", 1);
     queue.messages += row._count._all;
     queue.segments += (row._sum.numSegments ?? 0) - (row._sum.partsSubmitted ?? 0);
     if (row.bulk) queue.bulk += row._count._all;

@@ -1,12 +1,20 @@
-// "Today" in an account's time zone: the calendar date there and the instant its midnight was (DST-aware, from the
-// platform's time-zone data via Intl).
+// Times in an account's time zone (or any IANA zone), from the platform's time-zone data via Intl: the wall clock
+// there, and "today" there (the dashboard's figures). No server imports: the portal's components format with it too.
+
+export interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  millisecond: number;
+}
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function partsIn(
-  date: Date,
-  timeZone: string,
-): Record<"year" | "month" | "day" | "hour" | "minute" | "second", number> {
+/** The date and time a clock in `timeZone` shows at `date`. */
+export function wallClock(date: Date, timeZone: string): WallClock {
   let format = formatters.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-US", {
@@ -29,24 +37,26 @@ function partsIn(
     hour: parts.hour!,
     minute: parts.minute!,
     second: parts.second!,
+    // Zones differ from UTC by whole seconds (minutes, in fact, since 1972).
+    millisecond: date.getUTCMilliseconds(),
   };
 }
 
 /** How far the zone's wall clock is ahead of UTC at `date`, in milliseconds. */
 function offsetMs(date: Date, timeZone: string): number {
-  const p = partsIn(date, timeZone);
-  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return wall - Math.floor(date.getTime() / 1000) * 1000;
+  const p = wallClock(date, timeZone);
+  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second, p.millisecond);
+  return wall - date.getTime();
 }
 
 /** The local date (YYYY-MM-DD) at `now` in `timeZone`, and the instant that day began there. */
 export function localDay(now: Date, timeZone: string): { date: string; start: Date } {
-  const p = partsIn(now, timeZone);
+  const p = wallClock(now, timeZone);
   const midnightAsUtc = Date.UTC(p.year, p.month - 1, p.day);
   // The offset at midnight may differ from now's (a DST change during the day): correct with the offset there.
   let start = midnightAsUtc - offsetMs(new Date(midnightAsUtc - offsetMs(now, timeZone)), timeZone);
   // A zone whose day starts at 01:00 on a change day (no midnight): the first instant of that date.
-  if (partsIn(new Date(start), timeZone).day !== p.day) start += 3600_000;
+  if (wallClock(new Date(start), timeZone).day !== p.day) start += 3600_000;
   const date = `${p.year}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
   return { date, start: new Date(start) };
 }

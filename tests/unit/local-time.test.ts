@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localDay } from "../../lib/dashboard/local-day";
+import { localDay } from "../../lib/accounts/local-time";
 
 // The dashboard's "today" in the account's time zone, across offsets and daylight-saving changes.
 describe("localDay", () => {
