@@ -4,6 +4,7 @@ import { call, createTestAccount, releaseFactories, type TestAccount } from "../
 import { portalCookie } from "../helpers/portal-session";
 import { createUser } from "../../lib/accounts/manage-accounts";
 import { db } from "../../lib/db/client";
+import { startWorker } from "../helpers/worker-process";
 
 // The portal's message routes (/api/admin/accounts/{accountId}/messages[/{id}]) and the dashboard's, as the
 // Messages page, the message page and the dashboard call them: who may read them, what they answer, and that a
@@ -287,5 +288,25 @@ describe("GET /api/admin/accounts/{accountId}/dashboard", () => {
       403,
     );
     expect((await call(server, "GET", `/api/admin/accounts/${other.accountId}/dashboard`, as(admin))).status).toBe(403);
+  });
+});
+
+describe("the carrier state of a worker in its own process (npm run worker)", () => {
+  // Last in the file: the worker delivers what the tests above left queued.
+  it("is on the dashboard while the worker runs, and gone at once when it stops cleanly", async () => {
+    const dashboard = async () =>
+      (await call(server, "GET", `/api/admin/accounts/${account.accountId}/dashboard`, as(admin))).json.data;
+    const worker = await startWorker(server.database.url);
+    try {
+      expect((await dashboard()).carrier.workers).toEqual([
+        expect.objectContaining({ workerId: worker.id, carrier: "simulator", state: "connected" }),
+      ]);
+      // To the worker's own process: the tsx launcher would SIGKILL a worker slow to acknowledge a relayed signal.
+      worker.signalWorker("SIGTERM");
+      expect(await worker.exited).toEqual({ code: 0, signal: null });
+      expect((await dashboard()).carrier.workers).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
   });
 });

@@ -166,10 +166,10 @@ class SmppCarrier implements Carrier {
     const { host, port, systemId } = this.config;
     const since = this.boundChangedAt;
     if (this.bound) return { state: "bound", detail: `${host}:${port} as ${systemId}`, since };
-    if (this.state !== "running") return { state: "down", detail: `the SMPP carrier is ${this.state}`, since };
+    if (this.state === "stopping" || this.state === "stopped")
+      return { state: "down", detail: `the SMPP carrier is ${this.state}`, since };
     // Before the first failure it is still on its way; after one, it is down until a bind succeeds.
-    if (this.attempt === 0 && this.lastError === "not connected yet")
-      return { state: "connecting", detail: `${host}:${port}`, since };
+    if (this.lastError === "not connected yet") return { state: "connecting", detail: `${host}:${port}`, since };
     return { state: "down", detail: `${this.lastError}; reconnecting to ${host}:${port}`, since };
   }
 
