@@ -144,7 +144,16 @@ function CarrierPanel({ dashboard, now }: { dashboard: Dashboard; now: number })
 }
 
 function WebhookPanel({ dashboard, now }: { dashboard: Dashboard; now: number }) {
-  const { url, last24h, lastError, backlog } = dashboard.webhook;
+  const {
+    url,
+    attempts,
+    accepted,
+    successRate: rate,
+    lastError,
+    backlog,
+    oldestPendingAt,
+    failedEvents,
+  } = dashboard.webhook;
   if (!url) {
     return (
       <Panel title="Webhook" description="Where inbound messages and delivery statuses are posted.">
@@ -158,8 +167,7 @@ function WebhookPanel({ dashboard, now }: { dashboard: Dashboard; now: number })
       </Panel>
     );
   }
-  const rate = last24h.successRate;
-  const oldestAge = backlog.oldestAt ? (now - Date.parse(backlog.oldestAt)) / 1000 : 0;
+  const oldestAge = oldestPendingAt ? (now - Date.parse(oldestPendingAt)) / 1000 : 0;
   const health: { text: string; tone: BadgeTone } =
     rate !== null && rate < 0.5
       ? { text: "failing", tone: "red" }
@@ -177,13 +185,18 @@ function WebhookPanel({ dashboard, now }: { dashboard: Dashboard; now: number })
         <dd>
           {rate === null
             ? "No deliveries attempted."
-            : `${Math.floor(rate * 1000) / 10} % accepted (${last24h.succeeded.toLocaleString()} of ${last24h.attempts.toLocaleString()} attempts)`}
+            : `${Math.floor(rate * 1000) / 10} % accepted (${accepted.toLocaleString()} of ${attempts.toLocaleString()} attempts)`}
         </dd>
         <dt className="text-slate-500">Backlog</dt>
         <dd>
-          {backlog.pending === 0
+          {backlog === 0
             ? "Nothing waiting."
-            : `${backlog.pending.toLocaleString()} event${backlog.pending === 1 ? "" : "s"} waiting, the oldest for ${formatDuration(oldestAge).replace("≈ ", "")}`}
+            : `${backlog.toLocaleString()} event${backlog === 1 ? "" : "s"} waiting, the oldest for ${formatDuration(oldestAge).replace("≈ ", "")}`}
+          {failedEvents > 0 && (
+            <span className="block text-red-700">
+              {failedEvents.toLocaleString()} gave up after a day of retries: resend them from the Webhook page.
+            </span>
+          )}
         </dd>
         <dt className="text-slate-500">Last error</dt>
         <dd className="min-w-0">

@@ -24,7 +24,8 @@ export interface Dashboard {
   account: { id: string; name: string; timeZone: string; rateLimitPerSecond: number };
   today: { date: string; since: string; byStatus: Record<string, number>; total: number };
   queues: NumberQueue[];
-  webhook: WebhookHealth;
+  /** The webhook's health, and where events go (null: no webhook). */
+  webhook: WebhookHealth & { url: string | null };
   carrier: { configured: string; workers: LiveWorker[] };
   at: string;
 }
@@ -44,7 +45,7 @@ export async function readDashboard(accountId: string, now = new Date()): Promis
   });
   if (!account) throw new ApiError("NotFound", { detail: `no account ${accountId}` });
   const day = localDay(now, account.timeZone);
-  const [statuses, numbers, waiting, webhook, workers] = await Promise.all([
+  const [statuses, numbers, waiting, webhook, endpoint, workers] = await Promise.all([
     client.message.groupBy({
       by: ["status"],
       where: { accountId, createdAt: { gte: day.start } },
@@ -63,6 +64,7 @@ export async function readDashboard(accountId: string, now = new Date()): Promis
       _min: { createdAt: true },
     }),
     webhookHealth(accountId, now),
+    client.webhookEndpoint.findUnique({ where: { accountId }, select: { url: true } }),
     liveWorkers(now),
   ]);
 
@@ -96,7 +98,7 @@ export async function readDashboard(accountId: string, now = new Date()): Promis
     account,
     today: { date: day.date, since: day.start.toISOString(), byStatus, total },
     queues: [...queues.values()],
-    webhook,
+    webhook: { ...webhook, url: endpoint?.url ?? null },
     carrier: { configured: env().CARRIER, workers },
     at: now.toISOString(),
   };

@@ -1,48 +1,74 @@
 import { db } from "../db/client";
 
-const DAY_MS = 24 * 3600_000;
+// How an account's webhook is doing, in the few figures a person looks at first (the webhook page's summary and
+// the dashboard): the share of attempts its receiver accepted over the last 24 hours, the last refusal, and how
+// many events wait to be delivered.
+
+const WINDOW_MS = 24 * 3600_000;
 
 export interface WebhookHealth {
-  /** The URL events go to, or null when the account has no webhook. */
-  url: string | null;
-  /** Attempts of the last 24 h: how many, how many the receiver accepted (2xx in time), and the share (null: none). */
-  last24h: { attempts: number; succeeded: number; successRate: number | null };
+  /** A URL is saved (without one, no events are written). */
+  configured: boolean;
+  /** The window the rate covers: the last 24 hours. */
+  since: string;
+  attempts: number;
+  accepted: number;
+  /** accepted / attempts, from 0 to 1; null when there was no attempt in the window. */
+  successRate: number | null;
   /** The most recent attempt that was not accepted, whenever it was. */
-  lastError: { at: string; error: string; httpStatus: number | null } | null;
-  /** Events waiting for a (next) attempt, and when the oldest of them was created. */
-  backlog: { pending: number; oldestAt: string | null };
+  lastError: { at: string; eventId: string; httpStatus: number | null; error: string } | null;
+  /** The most recent accepted attempt. */
+  lastDeliveredAt: string | null;
+  /** Events waiting for delivery (a first attempt or a retry), and when the oldest of them was written. */
+  backlog: number;
+  oldestPendingAt: string | null;
+  /** Events that ran out of retries and are still kept (a resend sends them again). */
+  failedEvents: number;
 }
 
-/** How the account's webhook deliveries are doing: what the dashboard shows (details on the Webhook page). */
 export async function webhookHealth(accountId: string, now = new Date()): Promise<WebhookHealth> {
   const client = db();
-  const since = new Date(now.getTime() - DAY_MS);
-  const [endpoint, attempts, failed, lastError, pending, oldest] = await Promise.all([
-    client.webhookEndpoint.findUnique({ where: { accountId }, select: { url: true } }),
-    client.webhookAttempt.count({ where: { accountId, at: { gte: since } } }),
-    client.webhookAttempt.count({ where: { accountId, at: { gte: since }, error: { not: null } } }),
-    client.webhookAttempt.findFirst({
-      where: { accountId, error: { not: null } },
-      orderBy: [{ at: "desc" }, { id: "desc" }],
-      select: { at: true, error: true, httpStatus: true },
-    }),
-    client.webhookEvent.count({ where: { accountId, status: "pending" } }),
-    client.webhookEvent.findFirst({
-      where: { accountId, status: "pending" },
-      orderBy: { createdAt: "asc" },
-      select: { createdAt: true },
-    }),
-  ]);
+  const since = new Date(now.getTime() - WINDOW_MS);
+  const recent = { accountId, at: { gte: since } };
+  const [endpoint, attempts, accepted, lastError, lastDelivered, backlog, oldestPending, failedEvents] =
+    await Promise.all([
+      client.webhookEndpoint.findUnique({ where: { accountId }, select: { accountId: true } }),
+      client.webhookAttempt.count({ where: recent }),
+      client.webhookAttempt.count({ where: { ...recent, error: null } }),
+      client.webhookAttempt.findFirst({
+        where: { accountId, error: { not: null } },
+        orderBy: [{ at: "desc" }, { id: "desc" }],
+      }),
+      client.webhookAttempt.findFirst({
+        where: { accountId, error: null },
+        orderBy: [{ at: "desc" }, { id: "desc" }],
+        select: { at: true },
+      }),
+      client.webhookEvent.count({ where: { accountId, status: "pending" } }),
+      client.webhookEvent.findFirst({
+        where: { accountId, status: "pending" },
+        orderBy: { createdAt: "asc" },
+        select: { createdAt: true },
+      }),
+      client.webhookEvent.count({ where: { accountId, status: "failed" } }),
+    ]);
   return {
-    url: endpoint?.url ?? null,
-    last24h: {
-      attempts,
-      succeeded: attempts - failed,
-      successRate: attempts === 0 ? null : (attempts - failed) / attempts,
-    },
+    configured: endpoint !== null,
+    since: since.toISOString(),
+    attempts,
+    accepted,
+    successRate: attempts === 0 ? null : accepted / attempts,
     lastError: lastError
-      ? { at: lastError.at.toISOString(), error: lastError.error ?? "", httpStatus: lastError.httpStatus }
+      ? {
+          at: lastError.at.toISOString(),
+          eventId: lastError.eventId,
+          httpStatus: lastError.httpStatus,
+          error: lastError.error ?? "",
+        }
       : null,
-    backlog: { pending, oldestAt: oldest?.createdAt.toISOString() ?? null },
+    lastDeliveredAt: lastDelivered?.at.toISOString() ?? null,
+    backlog,
+    oldestPendingAt: oldestPending?.createdAt.toISOString() ?? null,
+    failedEvents,
   };
 }

@@ -237,11 +237,16 @@ describe("GET /api/admin/accounts/{accountId}/dashboard", () => {
         expect.objectContaining({ number: account.numbers[1], messages: 1, segments: 1, waitSeconds: 1 }),
       ]),
     );
-    expect(data.webhook).toEqual({
+    expect(data.webhook).toMatchObject({
       url: null,
-      last24h: { attempts: 0, succeeded: 0, successRate: null },
+      configured: false,
+      attempts: 0,
+      accepted: 0,
+      successRate: null,
       lastError: null,
-      backlog: { pending: 0, oldestAt: null },
+      backlog: 0,
+      oldestPendingAt: null,
+      failedEvents: 0,
     });
     // The server runs no worker in this suite.
     expect(data.carrier).toEqual({ configured: "simulator", workers: [] });
