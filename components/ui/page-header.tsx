@@ -35,7 +35,7 @@ export function Panel({
   className?: string;
 }) {
   return (
-    <section className={`rounded-lg border border-slate-200 bg-white shadow-xs ${className}`}>
+    <section aria-label={title} className={`rounded-lg border border-slate-200 bg-white shadow-xs ${className}`}>
       {(title || actions) && (
         <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-100 px-5 py-4">
           <div>

@@ -52,6 +52,17 @@ export interface CarrierEvents {
 
 export type Leave = () => void | Promise<void>;
 
+/**
+ * A carrier's link to the network as the portal's dashboard shows it: the simulator is always `connected`; an SMPP
+ * carrier is `bound`, `connecting` (before its first bind) or `down` (not bound, reconnecting). `since` is when
+ * the link entered the state (for `down`: when it was lost, however many reconnects failed since).
+ */
+export interface CarrierState {
+  state: "connected" | "bound" | "connecting" | "down";
+  detail: string;
+  since: Date;
+}
+
 export interface Carrier {
   readonly name: string;
   start(events: CarrierEvents): Promise<void>;
@@ -63,4 +74,6 @@ export interface Carrier {
    */
   submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult>;
   stop(): Promise<void>;
+  /** The link's state now (read every second by the worker's heartbeat); a carrier without one counts as connected. */
+  connectionState?(): CarrierState;
 }

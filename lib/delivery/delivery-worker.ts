@@ -25,6 +25,7 @@ import { recordReceipts } from "./record-receipt";
 import { expireOverdueParts } from "./expire-messages";
 import { receiveMessage } from "../messaging/receive-message";
 import { enqueueDeliveryStatusEvents } from "../webhooks/enqueue-events";
+import { startHeartbeat, type WorkerHeartbeat } from "./worker-heartbeat";
 
 export interface WorkerOptions {
   carrier: Carrier;
@@ -123,6 +124,7 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
+  private heartbeat: WorkerHeartbeat | null = null;
   private readonly log = logger().child({ component: "worker" });
 
   constructor(options: WorkerOptions) {
@@ -145,6 +147,7 @@ export class DeliveryWorker {
       onReceipt: (receipt) => this.handleReceipt(receipt),
       onInbound: (message) => this.handleInbound(message),
     });
+    this.heartbeat = await startHeartbeat(this.id, this.carrier);
     const loop = () => {
       if (this.stopped) return;
       this.running = this.tick()
@@ -168,6 +171,8 @@ export class DeliveryWorker {
     );
     this.held.clear();
     await this.carrier.stop();
+    await this.heartbeat?.stop();
+    this.heartbeat = null;
     this.log.info({ workerId: this.id }, "delivery worker stopped");
   }
 

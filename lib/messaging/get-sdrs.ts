@@ -2,6 +2,7 @@ import { ApiError } from "../api/api-error";
 import { assertAccount, type ApiPrincipal } from "../api/authenticate";
 import { errorStatusUri, successEnvelope, type Envelope } from "../api/envelope";
 import { db } from "../db/client";
+import type { Prisma } from "../db/generated/sqlite/client";
 import { UUID_PATTERN } from "../db/ids";
 import { listingTimestamp, sdrDelta } from "./time-format";
 
@@ -12,6 +13,33 @@ export interface SdrRecord {
   referenceId?: string;
   status: string;
   statusDetails: string;
+}
+
+// What an SDR listing reads of each record, and how the records become v3 results (times relative to the message's).
+export const sdrSelect = {
+  status: true,
+  statusDetails: true,
+  segmentNumber: true,
+  referenceId: true,
+  createdAt: true,
+} satisfies Prisma.SdrSelect;
+
+export function toSdrRecords(
+  messageCreatedAt: Date,
+  sdrs: Prisma.SdrGetPayload<{ select: typeof sdrSelect }>[],
+): SdrRecord[] {
+  const start = messageCreatedAt.getTime();
+  return sdrs.map((sdr) => {
+    const record: SdrRecord = {
+      delta: sdrDelta(start, sdr.createdAt.getTime()),
+      timestamp: listingTimestamp(sdr.createdAt),
+      status: sdr.status,
+      statusDetails: sdr.statusDetails,
+    };
+    if (sdr.segmentNumber !== null) record.segmentNumber = sdr.segmentNumber;
+    if (sdr.referenceId !== null) record.referenceId = sdr.referenceId;
+    return record;
+  });
 }
 
 function notFound(): ApiError {
@@ -46,24 +74,10 @@ export async function getSdrs(input: {
     where: { id: messageId, accountId },
     select: {
       createdAt: true,
-      sdrs: {
-        orderBy: { id: "asc" },
-        select: { status: true, statusDetails: true, segmentNumber: true, referenceId: true, createdAt: true },
-      },
+      sdrs: { orderBy: { id: "asc" }, select: sdrSelect },
     },
   });
   if (!message) throw notFound();
-  const start = message.createdAt.getTime();
-  const results: SdrRecord[] = message.sdrs.map((sdr) => {
-    const record: SdrRecord = {
-      delta: sdrDelta(start, sdr.createdAt.getTime()),
-      timestamp: listingTimestamp(sdr.createdAt),
-      status: sdr.status,
-      statusDetails: sdr.statusDetails,
-    };
-    if (sdr.segmentNumber !== null) record.segmentNumber = sdr.segmentNumber;
-    if (sdr.referenceId !== null) record.referenceId = sdr.referenceId;
-    return record;
-  });
+  const results = toSdrRecords(message.createdAt, message.sdrs);
   return successEnvelope("QueryCompletedSuccessfully", { accountId, messageId, results });
 }

@@ -2,7 +2,7 @@ import { assertAccount, type ApiPrincipal } from "../api/authenticate";
 import { successEnvelope, type Envelope } from "../api/envelope";
 import { db, dbProvider } from "../db/client";
 import type { Prisma } from "../db/generated/sqlite/client";
-import { listingSelect, toListingResult, type ListingRow } from "./message-serializers";
+import { listingSelect, toListingResult, type ListingResult, type ListingRow } from "./message-serializers";
 import type { ListQuery } from "./list-schema";
 
 const SORT_COLUMNS = {
@@ -105,10 +105,17 @@ async function exactBodyPage(
   return { total, rows: pageIds.flatMap((id) => byId.get(id) ?? []) };
 }
 
-/** GET /v3/messages: one page of the account's messages and the total for the query. */
-export async function listMessages(input: { principal: ApiPrincipal; query: ListQuery }): Promise<Envelope> {
-  const { principal, query } = input;
-  assertAccount(principal, query.accountId);
+export interface MessagePage {
+  total: number;
+  position: number;
+  results: ListingResult[];
+}
+
+/**
+ * One page of an account's messages and the total for the query (the account is part of every `where`): the
+ * listing of GET /v3/messages and of the portal's Messages page.
+ */
+export async function queryMessages(query: ListQuery): Promise<MessagePage> {
   const where = whereOf(query);
   const column = SORT_COLUMNS[query.sortBy];
   // The id (UUIDv7, time-ordered) breaks ties so that pages never repeat or skip a message.
@@ -123,10 +130,12 @@ export async function listMessages(input: { principal: ApiPrincipal; query: List
           client.message.count({ where }),
           client.message.findMany({ where, orderBy, skip: query.start, take: query.count, select: listingSelect }),
         ]);
-  return successEnvelope("QueryCompletedSuccessfully", {
-    ...query.echo,
-    total,
-    position: query.start,
-    results: rows.map(toListingResult),
-  });
+  return { total, position: query.start, results: rows.map(toListingResult) };
+}
+
+/** GET /v3/messages: one page of the account's messages and the total for the query. */
+export async function listMessages(input: { principal: ApiPrincipal; query: ListQuery }): Promise<Envelope> {
+  const { principal, query } = input;
+  assertAccount(principal, query.accountId);
+  return successEnvelope("QueryCompletedSuccessfully", { ...query.echo, ...(await queryMessages(query)) });
 }

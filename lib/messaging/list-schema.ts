@@ -3,18 +3,9 @@ import { ApiError } from "../api/api-error";
 import { UUID_PATTERN } from "../db/ids";
 import { tnDigits } from "./phone-number";
 import { parseFilterTimestamp } from "./time-format";
+import { LIST_DEFAULTS, LISTING_STATUSES, SORT_FIELDS } from "./listing-values";
 
-export const LISTING_STATUSES = [
-  "queued",
-  "sending",
-  "sent",
-  "delivered",
-  "undelivered",
-  "failed",
-  "expired",
-  "rejected",
-] as const;
-export const SORT_FIELDS = ["timestamp", "from", "to", "status", "direction", "messageType", "numSegments"] as const;
+export { LISTING_STATUSES, SORT_FIELDS };
 
 // Query parameters of GET /v3/messages as documented (strings on the wire; checked and converted in parseListQuery,
 // which reads only this schema's keys). The .meta() calls document the decisions for lib/api/openapi.ts: the types,
@@ -150,10 +141,7 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
   }
   const query: ListQuery = {
     accountId,
-    start: 0,
-    count: 50,
-    sortBy: "timestamp",
-    sortDir: "desc",
+    ...LIST_DEFAULTS,
     echo,
   };
   const messageId = get("messageId");

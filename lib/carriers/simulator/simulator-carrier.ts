@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type {
   Carrier,
   CarrierEvents,
+  CarrierState,
   DeliveryReceipt,
   Leave,
   OutboundPart,
@@ -42,6 +43,7 @@ export function receiptText(id: string, status: ReceiptStatus, submitted: Date, 
 
 export function createSimulatorCarrier(options: { receiptDelayMs: number }): Carrier {
   let events: CarrierEvents | null = null;
+  const createdAt = new Date();
   const throttledOnce = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
 
@@ -81,6 +83,9 @@ export function createSimulatorCarrier(options: { receiptDelayMs: number }): Car
       }
       const note = part.media.length > 0 ? "MMS delivered by the simulator" : undefined;
       return { ok: true, carrierMessageId, note };
+    },
+    connectionState(): CarrierState {
+      return { state: "connected", detail: "simulator", since: createdAt };
     },
     async stop() {
       for (const timer of timers) clearTimeout(timer);

@@ -17,7 +17,15 @@
  *   concatenated messages, unbinds, waits for unbind_resp and closes.
  */
 import smpp from "smpp";
-import type { Carrier, CarrierEvents, InboundMessage, Leave, OutboundPart, SubmitResult } from "../carrier";
+import type {
+  Carrier,
+  CarrierEvents,
+  CarrierState,
+  InboundMessage,
+  Leave,
+  OutboundPart,
+  SubmitResult,
+} from "../carrier";
 import { type Logger, logger } from "../../log";
 import { decodeText } from "./decode-text";
 import { type EncodedPart, encodePart } from "./encode-part";
@@ -112,6 +120,8 @@ class SmppCarrier implements Carrier {
   private state: "new" | "running" | "stopping" | "stopped" = "new";
   private session?: smpp.Session;
   private bound = false;
+  /** When `bound` last changed (or the carrier was made): the dashboard's "bound since" / "down since". */
+  private boundChangedAt = new Date();
   private attempt = 0;
   private lastError = "not connected yet";
   private reconnectTimer?: NodeJS.Timeout;
@@ -150,6 +160,22 @@ class SmppCarrier implements Carrier {
     const work = this.submitPart(part, leave);
     this.track(work);
     return work;
+  }
+
+  connectionState(): CarrierState {
+    const { host, port, systemId } = this.config;
+    const since = this.boundChangedAt;
+    if (this.bound) return { state: "bound", detail: `${host}:${port} as ${systemId}`, since };
+    if (this.state === "stopping" || this.state === "stopped")
+      return { state: "down", detail: `the SMPP carrier is ${this.state}`, since };
+    // Before the first failure it is still on its way; after one, it is down until a bind succeeds.
+    if (this.lastError === "not connected yet") return { state: "connecting", detail: `${host}:${port}`, since };
+    return { state: "down", detail: `${this.lastError}; reconnecting to ${host}:${port}`, since };
+  }
+
+  private setBound(bound: boolean): void {
+    if (this.bound !== bound) this.boundChangedAt = new Date();
+    this.bound = bound;
   }
 
   async stop(): Promise<void> {
@@ -234,7 +260,7 @@ class SmppCarrier implements Carrier {
       session.destroy();
       return;
     }
-    this.bound = true;
+    this.setBound(true);
     this.attempt = 0;
     this.lastError = "";
     this.log.info({ systemId: this.config.systemId, smsc: resp.system_id }, "smpp: bound as transceiver");
@@ -261,7 +287,7 @@ class SmppCarrier implements Carrier {
   private onClose(session: smpp.Session): void {
     if (session !== this.session) return;
     const wasBound = this.bound;
-    this.bound = false;
+    this.setBound(false);
     this.session = undefined;
     this.clearSessionTimers();
     for (const settle of this.inflight) {
@@ -435,7 +461,7 @@ class SmppCarrier implements Carrier {
       case "unbind":
         this.log.info("smpp: the SMSC unbound");
         this.lastError = "unbound by the SMSC";
-        this.bound = false;
+        this.setBound(false);
         session.send(pdu.response(), undefined, () => session.close());
         return;
       case "alert_notification":

@@ -1,0 +1,34 @@
+// The vocabulary of the message listing (GET /v3/messages and the portal's Messages page), with no server imports so
+// that the portal's filter form offers exactly what lib/messaging/list-schema.ts accepts.
+
+export const LISTING_STATUSES = [
+  "queued",
+  "sending",
+  "sent",
+  "delivered",
+  "undelivered",
+  "failed",
+  "expired",
+  "rejected",
+] as const;
+
+export const SORT_FIELDS = ["timestamp", "from", "to", "status", "direction", "messageType", "numSegments"] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+/** The filter parameters, in the order the seed lists them. */
+export const FILTER_PARAMS = [
+  "messageId",
+  "referenceId",
+  "from",
+  "to",
+  "messageType",
+  "direction",
+  "status",
+  "body",
+  "timestampBegin",
+  "timestampEnd",
+] as const;
+export type FilterParam = (typeof FILTER_PARAMS)[number];
+
+/** The decisions' defaults for paging and sorting. */
+export const LIST_DEFAULTS = { start: 0, count: 50, sortBy: "timestamp", sortDir: "desc" } as const;
