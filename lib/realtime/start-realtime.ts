@@ -1,5 +1,6 @@
 import type { Server, Socket } from "socket.io";
 import { env } from "../env";
+import { readDb } from "../db/client";
 import { logger } from "../log";
 import { changesAfter } from "../conversations/thread-messages";
 import { catchUpQuerySchema } from "../conversations/conversation-schema";
@@ -14,6 +15,25 @@ interface SocketData {
 }
 
 const holder = globalThis as unknown as { __parleyIo?: Server };
+
+// Open sockets are checked again this often: a user disabled (or moved to another account) since the handshake
+// loses the live feed within it, as pages and routes refuse them on their next request.
+const RECHECK_MS = 5_000;
+
+async function dropStaleSockets(io: Server): Promise<void> {
+  const sockets = [...io.of("/").sockets.values()];
+  if (sockets.length === 0) return;
+  const ids = [...new Set(sockets.map((s) => (s.data as SocketData).userId))];
+  const users = await readDb().user.findMany({
+    where: { id: { in: ids }, disabledAt: null },
+    select: { id: true, accountId: true },
+  });
+  const active = new Map(users.map((u) => [u.id, u.accountId]));
+  for (const socket of sockets) {
+    const data = socket.data as SocketData;
+    if (active.get(data.userId) !== data.accountId) socket.disconnect(true);
+  }
+}
 
 /**
  * The live view on socket.io: sockets authenticated by the portal session (none, no socket), each in its
@@ -87,10 +107,16 @@ export async function startRealtime(io: Server): Promise<{ feed: ChangeFeed; sto
     });
   });
 
+  const recheck = setInterval(() => {
+    dropStaleSockets(io).catch((error: unknown) => log.warn({ err: error }, "socket re-check failed"));
+  }, RECHECK_MS);
+  recheck.unref();
+
   holder.__parleyIo = io;
   return {
     feed,
     async stop() {
+      clearInterval(recheck);
       await feed.stop();
       await Promise.all(closers.map((c) => c()));
     },

@@ -162,4 +162,47 @@ describe("conversations", () => {
     expect(answer.changes.length).toBeGreaterThan(0);
     ok.close();
   });
+
+  it("a user disabled while connected loses the live socket within seconds", async () => {
+    const email = "leaver@conversations.test";
+    await parley(
+      [
+        "user",
+        "create",
+        "--account",
+        demo.accountId,
+        "--email",
+        email,
+        "--role",
+        "agent",
+        "--password",
+        agent.password,
+      ],
+      server.database.url,
+    );
+    const cookie = await portalCookie(server, email, agent.password);
+    const socket = io(server.baseUrl, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      reconnection: false,
+      extraHeaders: { cookie },
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.on("connect", resolve);
+      socket.on("connect_error", reject);
+    });
+    const dropped = new Promise<string>((resolve) => socket.on("disconnect", resolve));
+    const users = await fetch(`${server.baseUrl}/api/admin/accounts/${demo.accountId}/users`, {
+      headers: { apikey: demo.apiKey },
+    });
+    const { data } = (await users.json()) as { data: { users: { id: string; email: string }[] } };
+    const leaver = data.users.find((u) => u.email === email)!;
+    const disabled = await fetch(`${server.baseUrl}/api/admin/accounts/${demo.accountId}/users/${leaver.id}`, {
+      method: "PATCH",
+      headers: { apikey: demo.apiKey, "content-type": "application/json" },
+      body: JSON.stringify({ disabled: true }),
+    });
+    expect(disabled.status).toBe(200);
+    expect(await dropped).toBe("io server disconnect");
+  }, 20_000);
 });

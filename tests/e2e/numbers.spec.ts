@@ -31,8 +31,8 @@ test.beforeAll(async ({ browser }) => {
   neighbour = await createDemoAccount(server.database.url);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(server.baseUrl + "/login");
-  await page.getByLabel("Email").fill(demo.email);
-  await page.getByLabel("Password").fill(demo.password);
+  await page.getByLabel("Email", { exact: true }).fill(demo.email);
+  await page.getByLabel("Password", { exact: true }).fill(demo.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).not.toHaveURL(/\/login/);
 });
@@ -59,16 +59,16 @@ test("lists the account's numbers with label, rate, queue and date", async () =>
 });
 
 test("provisions a number through the form", async () => {
-  await page.getByLabel("Number").fill("+14155550142");
-  await page.getByLabel("Label").fill("Support line");
+  await page.getByLabel("Number", { exact: true }).fill("+14155550142");
+  await page.getByLabel("Label", { exact: true }).fill("Support line");
   await page.getByRole("button", { name: "Add number" }).click();
   await expect(page.getByText("+14155550142 is provisioned")).toBeVisible();
   await expect(rowOf("+14155550142")).toContainText("Support line");
-  await expect(page.getByLabel("Number")).toHaveValue("");
+  await expect(page.getByLabel("Number", { exact: true })).toHaveValue("");
 });
 
 test("shows what is wrong beside the field: an invalid number, and one another account holds", async () => {
-  const field = page.getByLabel("Number");
+  const field = page.getByLabel("Number", { exact: true });
   await field.fill("+1555");
   await page.getByRole("button", { name: "Add number" }).click();
   const invalid = page.getByText('"+1555" is not a valid telephone number');
@@ -102,12 +102,12 @@ test("shows a number provisioned through POST /v3/numbers after a reload", async
 test("edits a label and a rate", async () => {
   await rowOf("+14155550142").getByRole("button", { name: "Edit +14155550142" }).click();
   const form = page.getByRole("form", { name: "Edit +14155550142" });
-  await form.getByLabel("Label").fill("Front desk");
-  await form.getByLabel("Rate (msgs/s)").fill("0");
+  await form.getByLabel("Label", { exact: true }).fill("Front desk");
+  await form.getByLabel("Rate (msgs/s)", { exact: true }).fill("0");
   await form.getByRole("button", { name: "Save" }).click();
   await expect(form.getByText("The rate must be more than 0 messages a second.")).toBeVisible();
   await shot("edit");
-  await form.getByLabel("Rate (msgs/s)").fill("2.5");
+  await form.getByLabel("Rate (msgs/s)", { exact: true }).fill("2.5");
   await form.getByRole("button", { name: "Save" }).click();
   await expect(form).toHaveCount(0);
   await expect(rowOf("+14155550142")).toContainText("Front desk");
@@ -161,7 +161,7 @@ test("fits a 390 px window", async () => {
   await shot("narrow");
   await row.getByRole("button", { name: "Edit +14155550143" }).click();
   const form = page.getByRole("form", { name: "Edit +14155550143" });
-  await expect(form.getByLabel("Label")).toHaveValue("From the API");
+  await expect(form.getByLabel("Label", { exact: true })).toHaveValue("From the API");
   await shot("narrow-edit");
   await form.getByRole("button", { name: "Cancel" }).click();
   await expect(form).toHaveCount(0);
