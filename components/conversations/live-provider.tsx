@@ -24,7 +24,7 @@ export function useLive(): Live {
 }
 
 /**
- * The socket of the conversation view, for the list and the threads under it. Every change has a position (the
+ * The socket of the live views (the conversation list and threads, the phone simulator). Every change has a position (the
  * account's log of changes); the provider keeps the last one it applied and, after any disconnect (network drop,
  * server restart, laptop asleep), asks for everything after it and applies it through the same reducer as live
  * events. A gap too old to replay refetches everything instead.
@@ -41,6 +41,8 @@ export function LiveProvider({ initialPosition, children }: { initialPosition: n
       listTimer = setTimeout(() => {
         listTimer = null;
         void cache.invalidateQueries({ queryKey: [...keys.conversations.all, "list"] });
+        // The phone simulator's threads are read again too (a no-op where none is open).
+        void cache.invalidateQueries({ queryKey: keys.simulator.all });
       }, 150);
     };
     const apply = (changes: MessageChange[]) => {
@@ -63,6 +65,7 @@ export function LiveProvider({ initialPosition, children }: { initialPosition: n
           if (answer.data.tooOld) {
             // Too far behind to replay: read everything again.
             void cache.invalidateQueries({ queryKey: keys.conversations.all });
+            void cache.invalidateQueries({ queryKey: keys.simulator.all });
           } else apply(answer.data.changes);
           if (answer.data.position > position.current) position.current = answer.data.position;
         })

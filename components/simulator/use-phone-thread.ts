@@ -4,12 +4,15 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useAccountApi } from "@/components/portal/portal-context";
 import { apiCall } from "@/components/ui/api-client";
 import { keys } from "@/components/ui/query-keys";
+import { useLive } from "@/components/conversations/live-provider";
 import type { SimulatorThread } from "@/lib/carriers/simulator/phone-simulator-schema";
 
-// All of the simulator's server traffic is here. The thread is polled every second for now; when live updates
-// (socket.io) arrive, they can write into the same cache key and the polling can go, without touching the page.
+// All of the simulator's server traffic is here. The page sits under the live socket (LiveProvider), which reads
+// the open threads again whenever a change of the account arrives; while the socket is down, the thread is polled
+// every second instead, and while it is up, every 15 s as a safety net.
 
 export const THREAD_POLL_MS = 1_000;
+const LIVE_SAFETY_POLL_MS = 15_000;
 
 export interface PhoneLine {
   /** E.164 digits of the simulated phone. */
@@ -21,12 +24,13 @@ export interface PhoneLine {
 /** What the phone sent to the account number and received from it, the last `count` messages, kept fresh. */
 export function usePhoneThread(line: PhoneLine, count: number) {
   const api = useAccountApi();
+  const { connected } = useLive();
   const query = { phone: line.phone, accountNumber: line.accountNumber, count };
   return useQuery({
     queryKey: keys.simulator.phone(query),
     queryFn: ({ signal }) => apiCall<{ thread: SimulatorThread }>(api("/simulator/thread"), { query, signal }),
     select: (data) => data.thread,
-    refetchInterval: THREAD_POLL_MS,
+    refetchInterval: connected ? LIVE_SAFETY_POLL_MS : THREAD_POLL_MS,
     // Asking for earlier messages keeps the current ones on screen until the longer page arrives.
     placeholderData: keepPreviousData,
     staleTime: 0,

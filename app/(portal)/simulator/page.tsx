@@ -6,6 +6,8 @@ import { listNumbers } from "@/lib/numbers/manage-numbers";
 import { recentPhones, simulatorEnabled } from "@/lib/carriers/simulator/phone-simulator";
 import { SIMULATOR_OUTCOMES } from "@/lib/carriers/simulator/simulator-carrier";
 import { env } from "@/lib/env";
+import { LiveProvider } from "@/components/conversations/live-provider";
+import { currentPosition } from "@/lib/conversations/thread-messages";
 
 export const metadata = { title: "Phone simulator · Parley" };
 
@@ -28,9 +30,10 @@ export default async function Page() {
       </>
     );
   }
-  const [{ numbers }, suggestions] = await Promise.all([
+  const [{ numbers }, suggestions, position] = await Promise.all([
     listNumbers({ accountId: user.accountId }),
     recentPhones({ accountId: user.accountId, limit: 8 }),
+    currentPosition(user.accountId),
   ]);
   return (
     <>
@@ -38,12 +41,14 @@ export default async function Page() {
         title={title}
         description="Play a customer's phone: text your numbers from it, and see what your account sends to it arrive, with its delivery state. Its texts take the same path as a real phone's."
       />
-      <PhoneSimulator
-        numbers={numbers.map((n) => ({ number: n.number, label: n.label }))}
-        suggestions={suggestions}
-        outcomes={Object.entries(SIMULATOR_OUTCOMES).map(([ending, outcome]) => ({ ending, outcome }))}
-        receiptDelayMs={env().SIMULATOR_RECEIPT_DELAY_MS}
-      />
+      <LiveProvider initialPosition={position}>
+        <PhoneSimulator
+          numbers={numbers.map((n) => ({ number: n.number, label: n.label }))}
+          suggestions={suggestions}
+          outcomes={Object.entries(SIMULATOR_OUTCOMES).map(([ending, outcome]) => ({ ending, outcome }))}
+          receiptDelayMs={env().SIMULATOR_RECEIPT_DELAY_MS}
+        />
+      </LiveProvider>
     </>
   );
 }
