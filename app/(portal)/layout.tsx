@@ -21,9 +21,12 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   return (
     <PortalViewerProvider viewer={viewer}>
       <QueryProvider>
-        <div className="min-h-screen md:pl-56">
-          <Sidebar showSimulator={env().CARRIER === "simulator"} />
-          <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 md:py-8">{children}</main>
+        <div className="min-h-screen md:flex">
+          {/* The column keeps the sidebar's colour down the whole page; the sidebar itself stays in view. */}
+          <div className="bg-slate-900 md:w-56 md:shrink-0">
+            <Sidebar showSimulator={env().CARRIER === "simulator"} />
+          </div>
+          <main className="mx-auto w-full max-w-6xl min-w-0 px-4 py-6 sm:px-6 md:py-8">{children}</main>
         </div>
       </QueryProvider>
     </PortalViewerProvider>

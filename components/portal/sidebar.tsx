@@ -19,7 +19,7 @@ export function Sidebar({ showSimulator }: { showSimulator: boolean }) {
     (item) => (viewer.role === "admin" || !item.adminOnly) && (item.href !== "/simulator" || showSimulator),
   );
   return (
-    <aside className="border-b border-slate-800 bg-slate-900 text-slate-200 md:fixed md:inset-y-0 md:left-0 md:flex md:w-56 md:flex-col md:border-b-0">
+    <aside className="border-b border-slate-800 bg-slate-900 text-slate-200 md:sticky md:top-0 md:flex md:h-screen md:flex-col md:border-b-0">
       <div className="flex items-center justify-between px-4 py-3 md:py-5">
         <Link href={viewer.role === "admin" ? "/" : "/conversations"} className="text-lg font-semibold text-white">
           Parley
