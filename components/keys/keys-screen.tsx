@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
 import { apiCall, failureText } from "@/components/ui/api-client";
@@ -8,9 +8,11 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
+import { DataTable, LoadFailure, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
+import { usePagedQuery } from "@/components/ui/paged-list";
 import { Pager } from "@/components/ui/pager";
 import { keys } from "@/components/ui/query-keys";
 import { TimeText } from "@/components/ui/time-text";
@@ -109,6 +111,16 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: ApiKeyListing; onRevoke: (key: A
   );
 }
 
+const keyColumns: Column[] = [
+  { label: "Name" },
+  { label: "Key", className: "hidden sm:table-cell" },
+  { label: "Created", className: "hidden md:table-cell" },
+  { label: "Last used", className: "hidden md:table-cell" },
+  { label: "Expires", className: "hidden md:table-cell" },
+  { label: "State" },
+  { label: "Actions", srOnly: true },
+];
+
 export function KeysScreen({ initial }: { initial: KeyPage }) {
   const api = useAccountApi();
   const queryClient = useQueryClient();
@@ -118,11 +130,12 @@ export function KeysScreen({ initial }: { initial: KeyPage }) {
   const [revoked, setRevoked] = useState<ApiKeyListing | null>(null);
 
   const query = { start, count: KEY_PAGE_SIZE };
-  const list = useQuery({
+  const list = usePagedQuery({
     queryKey: keys.apiKeys.list(query),
-    queryFn: ({ signal }) => apiCall<KeyPage>(api("/keys"), { query, signal }),
-    initialData: start === 0 ? initial : undefined,
-    placeholderData: keepPreviousData,
+    path: api("/keys"),
+    query,
+    initial,
+    isFirstPage: start === 0,
   });
   const revoke = useMutation({
     mutationFn: (key: ApiKeyListing) =>
@@ -163,11 +176,7 @@ export function KeysScreen({ initial }: { initial: KeyPage }) {
             seconds.
           </Notice>
         )}
-        {list.isError && (
-          <Notice tone="error" className="mb-4">
-            The keys could not be loaded. {failureText(list.error)}
-          </Notice>
-        )}
+        {list.isError && <LoadFailure what="keys" error={list.error} />}
         {page && page.total === 0 ? (
           <EmptyState title="No API keys yet">
             Create a key above, then send it in the <code className="font-mono">apikey</code> header of your API
@@ -175,28 +184,11 @@ export function KeysScreen({ initial }: { initial: KeyPage }) {
           </EmptyState>
         ) : page ? (
           <>
-            <div className="-mx-5 overflow-x-auto">
-              <table className="w-full text-left text-sm" aria-label="API keys">
-                <thead className="bg-slate-50 text-xs text-slate-500 uppercase">
-                  <tr>
-                    <th className="px-3 py-2 font-medium">Name</th>
-                    <th className="hidden px-3 py-2 font-medium sm:table-cell">Key</th>
-                    <th className="hidden px-3 py-2 font-medium md:table-cell">Created</th>
-                    <th className="hidden px-3 py-2 font-medium md:table-cell">Last used</th>
-                    <th className="hidden px-3 py-2 font-medium md:table-cell">Expires</th>
-                    <th className="px-3 py-2 font-medium">State</th>
-                    <th className="px-3 py-2">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.keys.map((key) => (
-                    <KeyRow key={key.id} apiKey={key} onRevoke={setRevoking} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="API keys" columns={keyColumns}>
+              {page.keys.map((key) => (
+                <KeyRow key={key.id} apiKey={key} onRevoke={setRevoking} />
+              ))}
+            </DataTable>
             <Pager start={start} count={KEY_PAGE_SIZE} total={page.total} onChange={setStart} label="keys" />
           </>
         ) : null}
