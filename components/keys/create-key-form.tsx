@@ -3,10 +3,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { fieldErrors, serverFieldError, type FieldErrors } from "@/components/ui/field-errors";
+import { serverFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
 import { Notice } from "@/components/ui/notice";
 import { keys } from "@/components/ui/query-keys";
 import { newKeyInput } from "@/lib/accounts/key-schema";
@@ -16,6 +16,8 @@ import type { CreatedKey } from "./key-types";
 function tomorrow(): string {
   return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 }
+
+const FIELDS = ["name", "expiresAt"] as const;
 
 export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) => void }) {
   const api = useAccountApi();
@@ -31,7 +33,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) 
       setExpiresAt("");
       onCreated(created);
     },
-    onError: (error) => setErrors(serverFieldError(error, ["name", "expiresAt"]) ?? {}),
+    onError: (error) => setErrors(serverFieldErrors(error, { fields: FIELDS, sentence: false })),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: keys.apiKeys.all }),
@@ -42,12 +44,12 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) 
   function submit(event: FormEvent) {
     event.preventDefault();
     const body = { name, ...(expiresAt ? { expiresAt } : {}) };
-    const found = fieldErrors(newKeyInput.safeParse(body));
+    const found = zodFieldErrors(newKeyInput.safeParse(body), { sentence: false });
     setErrors(found);
     if (Object.keys(found).length === 0) create.mutate(body);
   }
 
-  const unplaced = create.isError && !serverFieldError(create.error, ["name", "expiresAt"]);
+  const unplaced = create.isError && serverFieldErrors(create.error, { fields: FIELDS })[""];
   return (
     <form onSubmit={submit} noValidate className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-start">
@@ -73,7 +75,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) 
           {create.isPending ? "Creating…" : "Create key"}
         </Button>
       </div>
-      {unplaced && <Notice tone="error">{failureText(create.error)}</Notice>}
+      {unplaced && <Notice tone="error">{unplaced}</Notice>}
     </form>
   );
 }

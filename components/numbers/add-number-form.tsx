@@ -3,24 +3,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, ApiFailure, failureText } from "@/components/ui/api-client";
+import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
+import { serverFieldErrors, zodFieldErrors } from "@/components/ui/field-errors";
 import { formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { keys } from "@/components/ui/query-keys";
-import {
-  fieldErrors,
-  provisionNumberInput,
-  type PortalNumber,
-  type ProvisionNumberInput,
-} from "@/lib/numbers/number-schema";
-
-/** The server's words for one field, without the "field: " the admin API puts before them. */
-export function besideField(error: ApiFailure): string {
-  const detail = error.detail ?? error.message;
-  return error.field && detail.startsWith(`${error.field}: `) ? detail.slice(error.field.length + 2) : detail;
-}
+import { provisionNumberInput, type PortalNumber, type ProvisionNumberInput } from "@/lib/numbers/number-schema";
 
 const FIELDS = ["number", "label"];
 
@@ -41,8 +31,8 @@ export function AddNumberForm() {
       return queryClient.invalidateQueries({ queryKey: keys.numbers.all });
     },
     onError: (error) => {
-      if (error instanceof ApiFailure && error.field && FIELDS.includes(error.field))
-        setErrors({ [error.field]: besideField(error) });
+      const found = serverFieldErrors(error, { fields: FIELDS, sentence: false });
+      if (!found[""]) setErrors(found);
     },
   });
 
@@ -50,15 +40,14 @@ export function AddNumberForm() {
     event.preventDefault();
     const parsed = provisionNumberInput.safeParse({ number, label: label.trim() === "" ? undefined : label });
     if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
+      setErrors(zodFieldErrors(parsed, { sentence: false }));
       return;
     }
     setErrors({});
     add.mutate(parsed.data);
   }
 
-  const unplaced =
-    add.error && !(add.error instanceof ApiFailure && add.error.field && FIELDS.includes(add.error.field));
+  const unplaced = add.isError && serverFieldErrors(add.error, { fields: FIELDS })[""];
   return (
     <form onSubmit={submit} noValidate className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start">
@@ -87,7 +76,7 @@ export function AddNumberForm() {
           {add.isPending ? "Adding…" : "Add number"}
         </Button>
       </div>
-      {unplaced ? <Notice tone="error">{failureText(add.error)}</Notice> : null}
+      {unplaced ? <Notice tone="error">{unplaced}</Notice> : null}
       {add.isSuccess ? (
         <Notice tone="success">
           {add.data.created

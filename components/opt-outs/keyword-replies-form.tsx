@@ -7,7 +7,7 @@ import { apiCall } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TextAreaField } from "@/components/ui/field";
-import { failureFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
+import { serverFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { keys } from "@/components/ui/query-keys";
@@ -62,7 +62,7 @@ export function KeywordRepliesForm({ initial }: { initial: OptSettings }) {
       setNotice({ tone: "success", text: "Saved. The next keyword replies use these texts." });
       queryClient.setQueryData(keys.opt.settings, { settings: saved });
     },
-    onError: (error) => setErrors(failureFieldErrors(error)),
+    onError: (error) => setErrors(serverFieldErrors(error)),
   });
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -80,7 +80,7 @@ export function KeywordRepliesForm({ initial }: { initial: OptSettings }) {
     }
     const parsed = optSettingsInput.safeParse(body);
     if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
+      setErrors(zodFieldErrors(parsed));
       return;
     }
     setErrors({});

@@ -7,7 +7,7 @@ import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { TextField } from "@/components/ui/field";
-import { failureFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
+import { serverFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
 import { formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
@@ -39,7 +39,7 @@ export function ManualOptForm() {
     },
     onError: (error) => {
       setConfirmIn(null);
-      setErrors(failureFieldErrors(error));
+      setErrors(serverFieldErrors(error));
     },
   });
 
@@ -48,7 +48,7 @@ export function ManualOptForm() {
     const body = { number, action, ...(note.trim() ? { note } : {}) };
     const parsed = optChangeInput.safeParse(body);
     if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
+      setErrors(zodFieldErrors(parsed));
       return;
     }
     setErrors({});

@@ -6,7 +6,7 @@ import { failureText, withQuery } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SelectField, TextField } from "@/components/ui/field";
-import { failureFieldErrors, zodFieldErrors } from "@/components/ui/field-errors";
+import { serverFieldErrors, zodFieldErrors } from "@/components/ui/field-errors";
 import { formatNumber } from "@/components/ui/format-time";
 import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
@@ -45,7 +45,7 @@ export function OptTrail({ initial }: { initial: TrailPage }) {
   const [numberDraft, setNumberDraft] = useState("");
   const query = trailQuery(filters, start);
   const parsed = optEventQuery.safeParse(query);
-  const invalid = parsed.success ? {} : zodFieldErrors(parsed.error);
+  const invalid = zodFieldErrors(parsed);
   const trail = usePagedQuery({
     queryKey: keys.opt.events(query),
     path: api("/opt/events"),
@@ -55,7 +55,7 @@ export function OptTrail({ initial }: { initial: TrailPage }) {
     enabled: parsed.success,
   });
   // A filter the server refuses (a number that is not a real one) is shown beside its field.
-  const errors = { ...invalid, ...(trail.isError ? failureFieldErrors(trail.error) : {}) };
+  const errors = { ...invalid, ...(trail.isError ? serverFieldErrors(trail.error) : {}) };
   // The whole filtered trail, not just this page.
   const csvHref = withQuery(api("/opt/events"), { ...query, start: undefined, count: undefined, format: "csv" });
   const page = trail.data;
@@ -108,7 +108,7 @@ export function OptTrail({ initial }: { initial: TrailPage }) {
         />
       </div>
       <div className="mt-4">
-        {trail.isError && !failureFieldErrors(trail.error).number && (
+        {trail.isError && !serverFieldErrors(trail.error).number && (
           <Notice tone="error">{failureText(trail.error)}</Notice>
         )}
         {page && page.events.length === 0 ? (

@@ -4,10 +4,10 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { fieldErrors, serverFieldError, type FieldErrors } from "@/components/ui/field-errors";
+import { serverFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { keys } from "@/components/ui/query-keys";
@@ -84,7 +84,7 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
       // The sidebar shows the account's name: render the layout again with the new one.
       router.refresh();
     },
-    onError: (error) => setErrors(serverFieldError(error, ACCOUNT_SETTING_FIELDS) ?? {}),
+    onError: (error) => setErrors(serverFieldErrors(error, { fields: ACCOUNT_SETTING_FIELDS, sentence: false })),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: keys.settings.all }),
@@ -100,13 +100,13 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
   function submit(event: FormEvent) {
     event.preventDefault();
     const body = bodyOf(form);
-    const found = fieldErrors(accountSettingsInput.safeParse(body));
+    const found = zodFieldErrors(accountSettingsInput.safeParse(body), { sentence: false });
     setErrors(found);
     setSaved(false);
     if (Object.keys(found).length === 0) save.mutate(body);
   }
 
-  const unplaced = save.isError && !serverFieldError(save.error, ACCOUNT_SETTING_FIELDS);
+  const unplaced = save.isError && serverFieldErrors(save.error, { fields: ACCOUNT_SETTING_FIELDS })[""];
   const share = percent(form.bulkShare);
   return (
     <form onSubmit={submit} noValidate className="space-y-6">
@@ -200,7 +200,7 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
           <p className="text-sm text-red-600">Nothing was saved: correct the fields marked in red.</p>
         )}
       </div>
-      {unplaced && <Notice tone="error">{failureText(save.error)}</Notice>}
+      {unplaced && <Notice tone="error">{unplaced}</Notice>}
     </form>
   );
 }

@@ -3,10 +3,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
-import { fieldErrors, serverFieldError, type FieldErrors } from "@/components/ui/field-errors";
+import { serverFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
 import { Notice } from "@/components/ui/notice";
 import { keys } from "@/components/ui/query-keys";
 import { newUserInput, type UserRole } from "@/lib/accounts/user-schema";
@@ -30,7 +30,7 @@ export function AddUserForm({ onCreated }: { onCreated: (created: CreatedUser) =
       setRole("agent");
       onCreated(created);
     },
-    onError: (error) => setErrors(serverFieldError(error, FIELDS) ?? {}),
+    onError: (error) => setErrors(serverFieldErrors(error, { fields: FIELDS, sentence: false })),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: keys.users.all }),
@@ -41,12 +41,12 @@ export function AddUserForm({ onCreated }: { onCreated: (created: CreatedUser) =
   function submit(event: FormEvent) {
     event.preventDefault();
     const body = { email, name, role };
-    const found = fieldErrors(newUserInput.safeParse(body));
+    const found = zodFieldErrors(newUserInput.safeParse(body), { sentence: false });
     setErrors(found);
     if (Object.keys(found).length === 0) create.mutate(body);
   }
 
-  const unplaced = create.isError && !serverFieldError(create.error, FIELDS);
+  const unplaced = create.isError && serverFieldErrors(create.error, { fields: FIELDS })[""];
   return (
     <form onSubmit={submit} noValidate className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)_minmax(0,1fr)_auto] lg:items-start">
@@ -81,7 +81,7 @@ export function AddUserForm({ onCreated }: { onCreated: (created: CreatedUser) =
           {create.isPending ? "Adding…" : "Add user"}
         </Button>
       </div>
-      {unplaced && <Notice tone="error">{failureText(create.error)}</Notice>}
+      {unplaced && <Notice tone="error">{unplaced}</Notice>}
     </form>
   );
 }

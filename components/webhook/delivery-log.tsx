@@ -196,7 +196,7 @@ export function DeliveryLog({ initial, hasUrl }: { initial: EventPage; hasUrl: b
   const { filters, set, start, setStart, isFirstPage, filtered } = useListFilters(noFilters);
   const query = logQuery(filters, start);
   const parsed = eventQuery.safeParse(query);
-  const errors = parsed.success ? {} : zodFieldErrors(parsed.error);
+  const errors = zodFieldErrors(parsed);
   const log = usePagedQuery({
     queryKey: keys.webhook.events(query),
     path: api("/webhook/events"),
