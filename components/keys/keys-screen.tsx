@@ -7,7 +7,6 @@ import { apiCall, failureText } from "@/components/ui/api-client";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { CopyButton } from "@/components/ui/copy-button";
 import { DataTable, LoadFailure, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Notice } from "@/components/ui/notice";
@@ -15,6 +14,7 @@ import { Panel } from "@/components/ui/page-header";
 import { usePagedQuery } from "@/components/ui/paged-list";
 import { Pager } from "@/components/ui/pager";
 import { keys } from "@/components/ui/query-keys";
+import { ShownOnce } from "@/components/ui/shown-once";
 import { TimeText } from "@/components/ui/time-text";
 import { CreateKeyForm } from "./create-key-form";
 import { KEY_PAGE_SIZE, type ApiKeyListing, type CreatedKey, type KeyPage } from "./key-types";
@@ -24,29 +24,22 @@ const stateTone: Record<ApiKeyListing["state"], BadgeTone> = { active: "green", 
 /** The secret of a key just created: shown here once, kept in this component's state only, never cached. */
 function CreatedKeyPanel({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
   return (
-    <section
-      aria-label="New API key"
-      className="rounded-lg border border-emerald-200 bg-emerald-50 p-5 text-sm text-emerald-950"
+    <ShownOnce
+      label="New API key"
+      title={<>Key &ldquo;{created.key.name}&rdquo; created</>}
+      secret={created.secret}
+      secretTestId="new-key-secret"
+      copyLabel="Copy key"
+      onDone={onDone}
+      footer={
+        <p className="mt-3 text-emerald-900">
+          Send it in the <code className="font-mono">apikey</code> header of every API request. Parley keeps only a
+          hash: if the key is lost, revoke it and create another.
+        </p>
+      }
     >
-      <h2 className="text-base font-semibold">Key &ldquo;{created.key.name}&rdquo; created</h2>
       <p className="mt-1 font-medium">Copy this key now. You will not see it again.</p>
-      <div className="mt-3 flex flex-wrap items-center gap-2">
-        <code
-          data-testid="new-key-secret"
-          className="min-w-0 break-all rounded-md border border-emerald-200 bg-white px-3 py-2 font-mono text-sm text-slate-900"
-        >
-          {created.secret}
-        </code>
-        <CopyButton text={created.secret} label="Copy key" />
-      </div>
-      <p className="mt-3 text-emerald-900">
-        Send it in the <code className="font-mono">apikey</code> header of every API request. Parley keeps only a hash:
-        if the key is lost, revoke it and create another.
-      </p>
-      <Button variant="secondary" size="sm" className="mt-3" onClick={onDone}>
-        I have stored it
-      </Button>
-    </section>
+    </ShownOnce>
   );
 }
 

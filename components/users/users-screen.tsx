@@ -5,9 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useAccountApi, useViewer } from "@/components/portal/portal-context";
 import { apiCall } from "@/components/ui/api-client";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { CopyButton } from "@/components/ui/copy-button";
 import { DataTable, LoadFailure, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { failureReason } from "@/components/ui/field-errors";
@@ -16,6 +14,7 @@ import { Panel } from "@/components/ui/page-header";
 import { usePagedQuery } from "@/components/ui/paged-list";
 import { Pager } from "@/components/ui/pager";
 import { keys } from "@/components/ui/query-keys";
+import { ShownOnce } from "@/components/ui/shown-once";
 import type { UserChangeInput } from "@/lib/accounts/user-schema";
 import { AddUserForm } from "./add-user-form";
 import { UserRow } from "./user-row";
@@ -24,30 +23,19 @@ import { USER_PAGE_SIZE, type CreatedUser, type UserListing, type UserPage } fro
 /** The initial password of a user just added: shown here once, kept in this component's state only. */
 function CreatedUserPanel({ created, onDone }: { created: CreatedUser; onDone: () => void }) {
   return (
-    <section
-      aria-label="New user's password"
-      className="rounded-lg border border-emerald-200 bg-emerald-50 p-5 text-sm text-emerald-950"
+    <ShownOnce
+      label="New user's password"
+      title={`${created.user.email} was added as ${created.user.role === "admin" ? "an admin" : "an agent"}`}
+      secret={created.password}
+      secretTestId="new-user-password"
+      copyLabel="Copy password"
+      onDone={onDone}
     >
-      <h2 className="text-base font-semibold">
-        {created.user.email} was added as {created.user.role === "admin" ? "an admin" : "an agent"}
-      </h2>
       <p className="mt-1">
         Their initial password is below. Copy it now: you will not see it again. Give it to them over a channel you
         trust; they sign in at this portal with their email and this password.
       </p>
-      <div className="mt-3 flex flex-wrap items-center gap-2">
-        <code
-          data-testid="new-user-password"
-          className="min-w-0 break-all rounded-md border border-emerald-200 bg-white px-3 py-2 font-mono text-sm text-slate-900"
-        >
-          {created.password}
-        </code>
-        <CopyButton text={created.password} label="Copy password" />
-      </div>
-      <Button variant="secondary" size="sm" className="mt-3" onClick={onDone}>
-        I have stored it
-      </Button>
-    </section>
+    </ShownOnce>
   );
 }
 
