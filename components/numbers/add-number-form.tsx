@@ -6,7 +6,7 @@ import { useAccountApi } from "@/components/portal/portal-context";
 import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { serverFieldErrors, zodFieldErrors } from "@/components/ui/field-errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { keys } from "@/components/ui/query-keys";
@@ -20,7 +20,7 @@ export function AddNumberForm() {
   const queryClient = useQueryClient();
   const [number, setNumber] = useState("");
   const [label, setLabel] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, setErrors, check, refused, unplaced } = useFieldErrors({ fields: FIELDS, sentence: false });
   const add = useMutation({
     mutationFn: (input: ProvisionNumberInput) =>
       apiCall<{ number: PortalNumber; created: boolean }>(api("/numbers"), { method: "POST", body: input }),
@@ -30,24 +30,16 @@ export function AddNumberForm() {
       setErrors({});
       return queryClient.invalidateQueries({ queryKey: keys.numbers.all });
     },
-    onError: (error) => {
-      const found = serverFieldErrors(error, { fields: FIELDS, sentence: false });
-      if (!found[""]) setErrors(found);
-    },
+    onError: refused,
   });
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const parsed = provisionNumberInput.safeParse({ number, label: label.trim() === "" ? undefined : label });
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed, { sentence: false }));
-      return;
-    }
-    setErrors({});
-    add.mutate(parsed.data);
+    if (check(parsed)) add.mutate(parsed.data);
   }
 
-  const unplaced = add.isError && serverFieldErrors(add.error, { fields: FIELDS })[""];
+  const refusal = unplaced(add.error);
   return (
     <form onSubmit={submit} noValidate className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start">
@@ -76,7 +68,7 @@ export function AddNumberForm() {
           {add.isPending ? "Adding…" : "Add number"}
         </Button>
       </div>
-      {unplaced ? <Notice tone="error">{unplaced}</Notice> : null}
+      {refusal ? <Notice tone="error">{refusal}</Notice> : null}
       {add.isSuccess ? (
         <Notice tone="success">
           {add.data.created
