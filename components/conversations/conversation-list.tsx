@@ -3,8 +3,8 @@
 import { useRef, useState, type KeyboardEvent } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { failureText } from "@/components/ui/api-client";
+import { usePagedQuery } from "@/components/ui/paged-list";
 import { keys } from "@/components/ui/query-keys";
 import { useAccountApi } from "@/components/portal/portal-context";
 import { Badge } from "@/components/ui/badge";
@@ -28,11 +28,12 @@ export function ConversationList({ initial, accountNumbers }: { initial: ListDat
   const listRef = useRef<HTMLUListElement>(null);
   const filters = { q: q.trim(), filter, accountNumber, start, count: PAGE };
   const untouched = !filters.q && filter === "all" && !accountNumber && start === 0;
-  const query = useQuery({
+  const query = usePagedQuery({
     queryKey: keys.conversations.list(filters),
-    queryFn: () => apiCall<ListData>(api("/conversations"), { query: filters }),
-    initialData: untouched ? initial : undefined,
-    placeholderData: keepPreviousData,
+    path: api("/conversations"),
+    query: filters,
+    initial,
+    isFirstPage: untouched,
   });
   const rows = query.data?.conversations ?? [];
 

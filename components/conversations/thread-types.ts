@@ -1,3 +1,5 @@
+// Types only: erased from the bundle, so the server module it names never reaches the browser.
+import type { ConversationSummary } from "@/lib/conversations/manage-conversations";
 import type { ThreadMessage } from "@/lib/realtime/change-schema";
 
 // The thread as the thread route answers it and as the cache keeps it.
@@ -11,19 +13,9 @@ export interface ThreadData {
   position: number;
 }
 
-export interface ConversationRow {
-  id: string;
-  accountNumber: string;
-  remoteNumber: string;
-  lastMessageAt: string;
-  preview: { body: string; direction: string; media: number; status: string } | null;
-  unread: number;
-  optedOut: boolean;
-  possibleOptOut: boolean;
-}
-
+/** The list route's answer: one row per conversation as listConversations() makes it. */
 export interface ConversationList {
-  conversations: ConversationRow[];
+  conversations: ConversationSummary[];
   total: number;
   start: number;
   count: number;

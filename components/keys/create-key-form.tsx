@@ -3,10 +3,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { fieldErrors, serverFieldError, type FieldErrors } from "@/components/ui/field-errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { Notice } from "@/components/ui/notice";
 import { keys } from "@/components/ui/query-keys";
 import { newKeyInput } from "@/lib/accounts/key-schema";
@@ -17,12 +17,14 @@ function tomorrow(): string {
   return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 }
 
+const FIELDS = ["name", "expiresAt"] as const;
+
 export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) => void }) {
   const api = useAccountApi();
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const [expiresAt, setExpiresAt] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, check, refused, unplaced } = useFieldErrors({ fields: FIELDS, sentence: false });
   const create = useMutation({
     mutationFn: (body: { name: string; expiresAt?: string }) =>
       apiCall<CreatedKey>(api("/keys"), { method: "POST", body }),
@@ -31,7 +33,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) 
       setExpiresAt("");
       onCreated(created);
     },
-    onError: (error) => setErrors(serverFieldError(error, ["name", "expiresAt"]) ?? {}),
+    onError: refused,
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: keys.apiKeys.all }),
@@ -42,12 +44,10 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) 
   function submit(event: FormEvent) {
     event.preventDefault();
     const body = { name, ...(expiresAt ? { expiresAt } : {}) };
-    const found = fieldErrors(newKeyInput.safeParse(body));
-    setErrors(found);
-    if (Object.keys(found).length === 0) create.mutate(body);
+    if (check(newKeyInput.safeParse(body))) create.mutate(body);
   }
 
-  const unplaced = create.isError && !serverFieldError(create.error, ["name", "expiresAt"]);
+  const refusal = unplaced(create.error);
   return (
     <form onSubmit={submit} noValidate className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-start">
@@ -73,7 +73,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) 
           {create.isPending ? "Creating…" : "Create key"}
         </Button>
       </div>
-      {unplaced && <Notice tone="error">{failureText(create.error)}</Notice>}
+      {refusal && <Notice tone="error">{refusal}</Notice>}
     </form>
   );
 }

@@ -1,18 +1,20 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
 import { apiCall, failureText } from "@/components/ui/api-client";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { CopyButton } from "@/components/ui/copy-button";
+import { DataTable, LoadFailure, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
+import { usePagedQuery } from "@/components/ui/paged-list";
 import { Pager } from "@/components/ui/pager";
 import { keys } from "@/components/ui/query-keys";
+import { ShownOnce } from "@/components/ui/shown-once";
 import { TimeText } from "@/components/ui/time-text";
 import { CreateKeyForm } from "./create-key-form";
 import { KEY_PAGE_SIZE, type ApiKeyListing, type CreatedKey, type KeyPage } from "./key-types";
@@ -22,29 +24,22 @@ const stateTone: Record<ApiKeyListing["state"], BadgeTone> = { active: "green", 
 /** The secret of a key just created: shown here once, kept in this component's state only, never cached. */
 function CreatedKeyPanel({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
   return (
-    <section
-      aria-label="New API key"
-      className="rounded-lg border border-emerald-200 bg-emerald-50 p-5 text-sm text-emerald-950"
+    <ShownOnce
+      label="New API key"
+      title={<>Key &ldquo;{created.key.name}&rdquo; created</>}
+      secret={created.secret}
+      secretTestId="new-key-secret"
+      copyLabel="Copy key"
+      onDone={onDone}
+      footer={
+        <p className="mt-3 text-emerald-900">
+          Send it in the <code className="font-mono">apikey</code> header of every API request. Parley keeps only a
+          hash: if the key is lost, revoke it and create another.
+        </p>
+      }
     >
-      <h2 className="text-base font-semibold">Key &ldquo;{created.key.name}&rdquo; created</h2>
       <p className="mt-1 font-medium">Copy this key now. You will not see it again.</p>
-      <div className="mt-3 flex flex-wrap items-center gap-2">
-        <code
-          data-testid="new-key-secret"
-          className="min-w-0 break-all rounded-md border border-emerald-200 bg-white px-3 py-2 font-mono text-sm text-slate-900"
-        >
-          {created.secret}
-        </code>
-        <CopyButton text={created.secret} label="Copy key" />
-      </div>
-      <p className="mt-3 text-emerald-900">
-        Send it in the <code className="font-mono">apikey</code> header of every API request. Parley keeps only a hash:
-        if the key is lost, revoke it and create another.
-      </p>
-      <Button variant="secondary" size="sm" className="mt-3" onClick={onDone}>
-        I have stored it
-      </Button>
-    </section>
+    </ShownOnce>
   );
 }
 
@@ -109,6 +104,16 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: ApiKeyListing; onRevoke: (key: A
   );
 }
 
+const keyColumns: Column[] = [
+  { label: "Name" },
+  { label: "Key", className: "hidden sm:table-cell" },
+  { label: "Created", className: "hidden md:table-cell" },
+  { label: "Last used", className: "hidden md:table-cell" },
+  { label: "Expires", className: "hidden md:table-cell" },
+  { label: "State" },
+  { label: "Actions", srOnly: true },
+];
+
 export function KeysScreen({ initial }: { initial: KeyPage }) {
   const api = useAccountApi();
   const queryClient = useQueryClient();
@@ -118,11 +123,12 @@ export function KeysScreen({ initial }: { initial: KeyPage }) {
   const [revoked, setRevoked] = useState<ApiKeyListing | null>(null);
 
   const query = { start, count: KEY_PAGE_SIZE };
-  const list = useQuery({
+  const list = usePagedQuery({
     queryKey: keys.apiKeys.list(query),
-    queryFn: ({ signal }) => apiCall<KeyPage>(api("/keys"), { query, signal }),
-    initialData: start === 0 ? initial : undefined,
-    placeholderData: keepPreviousData,
+    path: api("/keys"),
+    query,
+    initial,
+    isFirstPage: start === 0,
   });
   const revoke = useMutation({
     mutationFn: (key: ApiKeyListing) =>
@@ -163,11 +169,7 @@ export function KeysScreen({ initial }: { initial: KeyPage }) {
             seconds.
           </Notice>
         )}
-        {list.isError && (
-          <Notice tone="error" className="mb-4">
-            The keys could not be loaded. {failureText(list.error)}
-          </Notice>
-        )}
+        {list.isError && <LoadFailure what="keys" error={list.error} />}
         {page && page.total === 0 ? (
           <EmptyState title="No API keys yet">
             Create a key above, then send it in the <code className="font-mono">apikey</code> header of your API
@@ -175,28 +177,11 @@ export function KeysScreen({ initial }: { initial: KeyPage }) {
           </EmptyState>
         ) : page ? (
           <>
-            <div className="-mx-5 overflow-x-auto">
-              <table className="w-full text-left text-sm" aria-label="API keys">
-                <thead className="bg-slate-50 text-xs text-slate-500 uppercase">
-                  <tr>
-                    <th className="px-3 py-2 font-medium">Name</th>
-                    <th className="hidden px-3 py-2 font-medium sm:table-cell">Key</th>
-                    <th className="hidden px-3 py-2 font-medium md:table-cell">Created</th>
-                    <th className="hidden px-3 py-2 font-medium md:table-cell">Last used</th>
-                    <th className="hidden px-3 py-2 font-medium md:table-cell">Expires</th>
-                    <th className="px-3 py-2 font-medium">State</th>
-                    <th className="px-3 py-2">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.keys.map((key) => (
-                    <KeyRow key={key.id} apiKey={key} onRevoke={setRevoking} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="API keys" columns={keyColumns}>
+              {page.keys.map((key) => (
+                <KeyRow key={key.id} apiKey={key} onRevoke={setRevoking} />
+              ))}
+            </DataTable>
             <Pager start={start} count={KEY_PAGE_SIZE} total={page.total} onChange={setStart} label="keys" />
           </>
         ) : null}

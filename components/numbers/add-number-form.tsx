@@ -3,24 +3,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, ApiFailure, failureText } from "@/components/ui/api-client";
+import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { keys } from "@/components/ui/query-keys";
-import {
-  fieldErrors,
-  provisionNumberInput,
-  type PortalNumber,
-  type ProvisionNumberInput,
-} from "@/lib/numbers/number-schema";
-
-/** The server's words for one field, without the "field: " the admin API puts before them. */
-export function besideField(error: ApiFailure): string {
-  const detail = error.detail ?? error.message;
-  return error.field && detail.startsWith(`${error.field}: `) ? detail.slice(error.field.length + 2) : detail;
-}
+import { provisionNumberInput, type PortalNumber, type ProvisionNumberInput } from "@/lib/numbers/number-schema";
 
 const FIELDS = ["number", "label"];
 
@@ -30,7 +20,7 @@ export function AddNumberForm() {
   const queryClient = useQueryClient();
   const [number, setNumber] = useState("");
   const [label, setLabel] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, setErrors, check, refused, unplaced } = useFieldErrors({ fields: FIELDS, sentence: false });
   const add = useMutation({
     mutationFn: (input: ProvisionNumberInput) =>
       apiCall<{ number: PortalNumber; created: boolean }>(api("/numbers"), { method: "POST", body: input }),
@@ -40,25 +30,16 @@ export function AddNumberForm() {
       setErrors({});
       return queryClient.invalidateQueries({ queryKey: keys.numbers.all });
     },
-    onError: (error) => {
-      if (error instanceof ApiFailure && error.field && FIELDS.includes(error.field))
-        setErrors({ [error.field]: besideField(error) });
-    },
+    onError: refused,
   });
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const parsed = provisionNumberInput.safeParse({ number, label: label.trim() === "" ? undefined : label });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    add.mutate(parsed.data);
+    if (check(parsed)) add.mutate(parsed.data);
   }
 
-  const unplaced =
-    add.error && !(add.error instanceof ApiFailure && add.error.field && FIELDS.includes(add.error.field));
+  const refusal = unplaced(add.error);
   return (
     <form onSubmit={submit} noValidate className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start">
@@ -87,7 +68,7 @@ export function AddNumberForm() {
           {add.isPending ? "Adding…" : "Add number"}
         </Button>
       </div>
-      {unplaced ? <Notice tone="error">{failureText(add.error)}</Notice> : null}
+      {refusal ? <Notice tone="error">{refusal}</Notice> : null}
       {add.isSuccess ? (
         <Notice tone="success">
           {add.data.created

@@ -3,21 +3,20 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, ApiFailure, failureText } from "@/components/ui/api-client";
+import { apiCall } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
+import { serverFieldErrors, zodFieldErrors } from "@/components/ui/field-errors";
 import { formatNumber, formatTime } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { keys } from "@/components/ui/query-keys";
 import {
-  fieldErrors,
   NUMBER_LIMITS,
   updateNumberInput,
   type PortalNumber,
   type UpdateNumberInput,
 } from "@/lib/numbers/number-schema";
-import { besideField } from "./add-number-form";
 
 // One number of the list: a table row on a wide window, a card on a narrow one (each cell then names itself).
 
@@ -101,7 +100,9 @@ function EditRow({ row, onDone }: { row: PortalNumber; onDone: () => void }) {
       onDone();
     },
     onError: (error) => {
-      if (error instanceof ApiFailure && error.field) setErrors({ [error.field]: besideField(error) });
+      // A refusal naming no field is shown by the row's notice, not beside a field.
+      const found = serverFieldErrors(error, { sentence: false });
+      if (!found[""]) setErrors(found);
     },
   });
 
@@ -112,7 +113,7 @@ function EditRow({ row, onDone }: { row: PortalNumber; onDone: () => void }) {
       ratePerSecond: rate.trim() === "" ? undefined : Number(rate),
     });
     if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
+      setErrors(zodFieldErrors(parsed, { sentence: false }));
       return;
     }
     if (parsed.data.ratePerSecond === undefined) {
@@ -123,7 +124,7 @@ function EditRow({ row, onDone }: { row: PortalNumber; onDone: () => void }) {
     save.mutate(parsed.data);
   }
 
-  const unplaced = save.error && !(save.error instanceof ApiFailure && save.error.field);
+  const unplaced = save.isError && serverFieldErrors(save.error)[""];
   return (
     <tr className="block border-b border-slate-100 bg-indigo-50/40 last:border-b-0 md:table-row">
       <td colSpan={6} className="block px-4 py-4 md:table-cell">
@@ -147,7 +148,7 @@ function EditRow({ row, onDone }: { row: PortalNumber; onDone: () => void }) {
               hint={`Above 0, at most ${NUMBER_LIMITS.maxRatePerSecond}.`}
             />
           </div>
-          {unplaced ? <Notice tone="error">{failureText(save.error)}</Notice> : null}
+          {unplaced ? <Notice tone="error">{unplaced}</Notice> : null}
           <div className="flex gap-2">
             <Button type="submit" size="sm" disabled={save.isPending}>
               {save.isPending ? "Saving…" : "Save"}

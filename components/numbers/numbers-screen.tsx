@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
 import { apiCall, failureText } from "@/components/ui/api-client";
@@ -9,6 +9,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
+import { usePagedQuery } from "@/components/ui/paged-list";
 import { Pager } from "@/components/ui/pager";
 import { keys } from "@/components/ui/query-keys";
 import type { PortalNumber } from "@/lib/numbers/number-schema";
@@ -33,11 +34,12 @@ export function NumbersScreen({ initial }: { initial: NumbersPage }) {
   const [released, setReleased] = useState<string | null>(null);
   const count = initial.count;
 
-  const list = useQuery({
+  const list = usePagedQuery({
     queryKey: keys.numbers.list({ start, count }),
-    queryFn: ({ signal }) => apiCall<NumbersPage>(api("/numbers"), { query: { start, count }, signal }),
-    initialData: start === 0 ? initial : undefined,
-    placeholderData: keepPreviousData,
+    path: api("/numbers"),
+    query: { start, count },
+    initial,
+    isFirstPage: start === 0,
     refetchInterval: REFRESH_MS,
   });
 

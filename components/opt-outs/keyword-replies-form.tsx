@@ -7,7 +7,7 @@ import { apiCall } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TextAreaField } from "@/components/ui/field";
-import { failureFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { keys } from "@/components/ui/query-keys";
@@ -50,7 +50,7 @@ export function KeywordRepliesForm({ initial }: { initial: OptSettings }) {
   const queryClient = useQueryClient();
   const [settings, setSettings] = useState(initial);
   const [values, setValues] = useState(textsOf(initial));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, check, refused } = useFieldErrors();
   const [notice, setNotice] = useState<{ tone: "success" | "info"; text: string } | null>(null);
 
   const save = useMutation({
@@ -62,7 +62,7 @@ export function KeywordRepliesForm({ initial }: { initial: OptSettings }) {
       setNotice({ tone: "success", text: "Saved. The next keyword replies use these texts." });
       queryClient.setQueryData(keys.opt.settings, { settings: saved });
     },
-    onError: (error) => setErrors(failureFieldErrors(error)),
+    onError: refused,
   });
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -79,11 +79,7 @@ export function KeywordRepliesForm({ initial }: { initial: OptSettings }) {
       else if (!isDefault && value !== inUse) body[name] = value;
     }
     const parsed = optSettingsInput.safeParse(body);
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
+    if (!check(parsed)) return;
     if (Object.keys(parsed.data).length === 0) {
       setNotice({ tone: "info", text: "Nothing changed." });
       return;

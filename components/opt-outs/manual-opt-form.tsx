@@ -7,7 +7,7 @@ import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { TextField } from "@/components/ui/field";
-import { failureFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
@@ -21,7 +21,7 @@ export function ManualOptForm() {
   const queryClient = useQueryClient();
   const [number, setNumber] = useState("");
   const [note, setNote] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, check, refused } = useFieldErrors();
   const [done, setDone] = useState<string | null>(null);
   const [confirmIn, setConfirmIn] = useState<OptChangeInput | null>(null);
 
@@ -39,7 +39,7 @@ export function ManualOptForm() {
     },
     onError: (error) => {
       setConfirmIn(null);
-      setErrors(failureFieldErrors(error));
+      refused(error);
     },
   });
 
@@ -47,11 +47,7 @@ export function ManualOptForm() {
     setDone(null);
     const body = { number, action, ...(note.trim() ? { note } : {}) };
     const parsed = optChangeInput.safeParse(body);
-    if (!parsed.success) {
-      setErrors(zodFieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
+    if (!check(parsed)) return;
     if (action === "in") setConfirmIn(parsed.data);
     else change.mutate(parsed.data);
   }

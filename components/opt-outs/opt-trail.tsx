@@ -1,19 +1,20 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText, withQuery } from "@/components/ui/api-client";
+import { failureText, withQuery } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SelectField, TextField } from "@/components/ui/field";
-import { failureFieldErrors, zodFieldErrors } from "@/components/ui/field-errors";
+import { serverFieldErrors, zodFieldErrors } from "@/components/ui/field-errors";
 import { formatNumber } from "@/components/ui/format-time";
 import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
+import { useListFilters, usePagedQuery } from "@/components/ui/paged-list";
 import { keys } from "@/components/ui/query-keys";
+import { TimeRangeFields } from "@/components/ui/time-range-fields";
 import type { OptEventResult } from "@/lib/opt/manage-opt";
 import { optEventQuery } from "@/lib/opt/opt-schemas";
 import { TRAIL_PAGE, trailQuery, type TrailFilters } from "./trail-query";
@@ -39,29 +40,24 @@ const noFilters: TrailFilters = { number: "", action: "", source: "", since: "",
 /** The audit trail of opt changes, filtered and paged, and its CSV with the same filters. */
 export function OptTrail({ initial }: { initial: TrailPage }) {
   const api = useAccountApi();
-  const [filters, setFilters] = useState(noFilters);
+  const { filters, set, start, setStart, isFirstPage, filtered } = useListFilters(noFilters);
   // The number applies when typed in full (Enter, or leaving the field), not at every keystroke.
   const [numberDraft, setNumberDraft] = useState("");
-  const [start, setStart] = useState(0);
   const query = trailQuery(filters, start);
   const parsed = optEventQuery.safeParse(query);
-  const invalid = parsed.success ? {} : zodFieldErrors(parsed.error);
-  const trail = useQuery({
+  const invalid = zodFieldErrors(parsed);
+  const trail = usePagedQuery({
     queryKey: keys.opt.events(query),
-    queryFn: () => apiCall<TrailPage>(api("/opt/events"), { query }),
-    initialData: filters === noFilters && start === 0 ? initial : undefined,
-    placeholderData: keepPreviousData,
+    path: api("/opt/events"),
+    query,
+    initial,
+    isFirstPage,
     enabled: parsed.success,
   });
   // A filter the server refuses (a number that is not a real one) is shown beside its field.
-  const errors = { ...invalid, ...(trail.isError ? failureFieldErrors(trail.error) : {}) };
-  const set = (name: keyof TrailFilters) => (value: string) => {
-    setFilters((f) => ({ ...f, [name]: value }));
-    setStart(0);
-  };
+  const errors = { ...invalid, ...(trail.isError ? serverFieldErrors(trail.error) : {}) };
   // The whole filtered trail, not just this page.
   const csvHref = withQuery(api("/opt/events"), { ...query, start: undefined, count: undefined, format: "csv" });
-  const filtered = Object.values(filters).some(Boolean);
   const page = trail.data;
   return (
     <Panel
@@ -103,25 +99,16 @@ export function OptTrail({ initial }: { initial: TrailPage }) {
           <option value="keyword">Keyword from the phone</option>
           <option value="admin">A person (admin)</option>
         </SelectField>
-        <TextField
-          label="From"
-          type="datetime-local"
-          className="col-span-2 sm:col-span-1"
-          value={filters.since}
-          onChange={(e) => set("since")(e.target.value)}
-          error={errors.since}
-        />
-        <TextField
-          label="To"
-          type="datetime-local"
-          className="col-span-2 sm:col-span-1"
-          value={filters.until}
-          onChange={(e) => set("until")(e.target.value)}
-          error={errors.until}
+        <TimeRangeFields
+          since={filters.since}
+          until={filters.until}
+          onSince={set("since")}
+          onUntil={set("until")}
+          errors={errors}
         />
       </div>
       <div className="mt-4">
-        {trail.isError && !failureFieldErrors(trail.error).number && (
+        {trail.isError && !serverFieldErrors(trail.error).number && (
           <Notice tone="error">{failureText(trail.error)}</Notice>
         )}
         {page && page.events.length === 0 ? (

@@ -1,15 +1,15 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { failureText } from "@/components/ui/api-client";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatNumber } from "@/components/ui/format-time";
 import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
+import { usePagedQuery } from "@/components/ui/paged-list";
 import { keys } from "@/components/ui/query-keys";
 import type { listOptStates } from "@/lib/opt/manage-opt";
 import { OPTED_OUT_PAGE } from "./trail-query";
@@ -21,11 +21,12 @@ export function OptedOutList({ initial }: { initial: OptedOutPage }) {
   const api = useAccountApi();
   const [start, setStart] = useState(0);
   const query = { status: "out", start, count: OPTED_OUT_PAGE };
-  const list = useQuery({
+  const list = usePagedQuery({
     queryKey: keys.opt.numbers(query),
-    queryFn: () => apiCall<OptedOutPage>(api("/opt/numbers"), { query }),
-    initialData: start === 0 ? initial : undefined,
-    placeholderData: keepPreviousData,
+    path: api("/opt/numbers"),
+    query,
+    initial,
+    isFirstPage: start === 0,
   });
   const page = list.data;
   return (

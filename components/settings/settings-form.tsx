@@ -4,10 +4,10 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { fieldErrors, serverFieldError, type FieldErrors } from "@/components/ui/field-errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { keys } from "@/components/ui/query-keys";
@@ -61,7 +61,7 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<Form>(() => formOf(initial));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, check, refused, unplaced } = useFieldErrors({ fields: ACCOUNT_SETTING_FIELDS, sentence: false });
   const [saved, setSaved] = useState(false);
   // The browser's own list of zones as suggestions, filled when the field is first used (so the server's render,
   // whose list may differ, has none to disagree with); the server decides what is valid.
@@ -84,7 +84,7 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
       // The sidebar shows the account's name: render the layout again with the new one.
       router.refresh();
     },
-    onError: (error) => setErrors(serverFieldError(error, ACCOUNT_SETTING_FIELDS) ?? {}),
+    onError: refused,
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: keys.settings.all }),
@@ -100,13 +100,11 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
   function submit(event: FormEvent) {
     event.preventDefault();
     const body = bodyOf(form);
-    const found = fieldErrors(accountSettingsInput.safeParse(body));
-    setErrors(found);
     setSaved(false);
-    if (Object.keys(found).length === 0) save.mutate(body);
+    if (check(accountSettingsInput.safeParse(body))) save.mutate(body);
   }
 
-  const unplaced = save.isError && !serverFieldError(save.error, ACCOUNT_SETTING_FIELDS);
+  const refusal = unplaced(save.error);
   const share = percent(form.bulkShare);
   return (
     <form onSubmit={submit} noValidate className="space-y-6">
@@ -200,7 +198,7 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
           <p className="text-sm text-red-600">Nothing was saved: correct the fields marked in red.</p>
         )}
       </div>
-      {unplaced && <Notice tone="error">{failureText(save.error)}</Notice>}
+      {refusal && <Notice tone="error">{refusal}</Notice>}
     </form>
   );
 }

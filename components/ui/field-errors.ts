@@ -2,46 +2,30 @@ import type { z } from "zod";
 import { ApiFailure, failureText } from "./api-client";
 
 // Form errors beside their fields, from the two places they come from: the zod schema the route parses with (run
-// in the browser first), and the server's refusal naming a field (what only the server can check).
+// in the browser first), and the server's refusal naming a field (what only the server can check). Anything that
+// has no field on the form is keyed "" and shown in a Notice.
 
 export type FieldErrors = Record<string, string>;
+
+export interface Wording {
+  /**
+   * Start each text with a capital letter (the webhook and opt-out forms). Off: the schema's and the server's words
+   * as they are, lower-case (keys, users, settings, numbers).
+   */
+  sentence?: boolean;
+}
 
 function sentence(text: string): string {
   return text ? text[0]!.toUpperCase() + text.slice(1) : text;
 }
 
-/** The first problem of each field of a failed safeParse, keyed by the field's name ("" for the whole form). */
-export function zodFieldErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "");
-    errors[field] ??= sentence(issue.message);
-  }
-  return errors;
-}
-
-/**
- * A server refusal as field errors when it names a field ("Invalid Request: url: …" → {url: "…"}), or under ""
- * for the form as a whole.
- */
-export function failureFieldErrors(error: unknown): FieldErrors {
-  if (!(error instanceof ApiFailure)) return { "": error instanceof Error ? error.message : String(error) };
-  if (!error.field) return { "": error.message };
-  let text = error.message.replace(/^Invalid Request: /, "");
-  if (text.startsWith(`${error.field}: `)) text = text.slice(error.field.length + 2);
-  return { [error.field]: sentence(text) };
-}
-
-// The same two sources for forms that keep the server's lower-case wording and show a refusal naming another
-// field in a Notice (keys, users, settings).
-
-/** A zod result's first problem per top-level field, for the form's fields ({} when it parsed). */
-export function fieldErrors(result: z.ZodSafeParseResult<unknown>): FieldErrors {
+/** The first problem of each field of a safeParse ({} when it parsed), keyed by the field's name ("" for the form). */
+export function zodFieldErrors(result: z.ZodSafeParseResult<unknown>, wording: Wording = {}): FieldErrors {
   if (result.success) return {};
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
     const field = String(issue.path[0] ?? "");
-    if (field && !(field in errors)) errors[field] = issue.message;
+    errors[field] ??= wording.sentence === false ? issue.message : sentence(issue.message);
   }
   return errors;
 }
@@ -55,12 +39,20 @@ export function failureReason(error: unknown): string {
   return failureText(error);
 }
 
-/** The server's refusal as a field error when it names one of the form's fields, else null (show it in a Notice). */
-export function serverFieldError(error: unknown, fields: readonly string[]): FieldErrors | null {
-  if (!(error instanceof ApiFailure) || !error.field) return null;
-  const field = error.field.split(".")[0]!;
-  if (!fields.includes(field)) return null;
-  // The envelope's words are "Invalid Request: field: why"; beside the field, "why" is enough.
-  const why = failureReason(error).replace(new RegExp(`^${field}:\\s*`), "");
-  return { [field]: why };
+/**
+ * A server refusal as field errors: beside the field it names ("Invalid Request: url: …" → {url: "…"}) when the form
+ * has that field (any field when `fields` is not given; a nested field counts as its top-level one), else under ""
+ * in failureText's words.
+ */
+export function serverFieldErrors(
+  error: unknown,
+  { fields, ...wording }: Wording & { fields?: readonly string[] } = {},
+): FieldErrors {
+  if (!(error instanceof ApiFailure) || !error.field) return { "": failureText(error) };
+  const field = fields ? error.field.split(".")[0]! : error.field;
+  if (fields && !fields.includes(field)) return { "": failureText(error) };
+  // The server's own words are "field: why" (lib/api/parse-input.ts); beside the field, "why" is enough.
+  let why = error.detail ?? failureReason(error);
+  if (why.startsWith(`${field}: `)) why = why.slice(field.length + 2);
+  return { [field]: wording.sentence === false ? why : sentence(why) };
 }

@@ -1,13 +1,11 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
+import { DataTable, LoadFailure, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
+import { useListFilters, usePagedQuery } from "@/components/ui/paged-list";
 import { Pager } from "@/components/ui/pager";
 import { keys } from "@/components/ui/query-keys";
 import { TimeText } from "@/components/ui/time-text";
@@ -45,18 +43,24 @@ function EventRow({ event }: { event: AuditEvent }) {
   );
 }
 
+const activityColumns: Column[] = [
+  { label: "When" },
+  { label: "What" },
+  { label: "Who", className: "hidden sm:table-cell" },
+  { label: "Target", className: "hidden lg:table-cell" },
+  { label: "Detail", className: "hidden lg:table-cell" },
+  { label: "Address", className: "hidden lg:table-cell" },
+];
+
+const noFilter = { action: "" };
+
 /** The account's audit trail: sign-ins, and every change to keys, users, numbers, the webhook and settings. */
 export function ActivityPanel({ initial }: { initial: AuditPage }) {
   const api = useAccountApi();
-  const [action, setAction] = useState("");
-  const [start, setStart] = useState(0);
+  const { filters, set, start, setStart, isFirstPage } = useListFilters(noFilter);
+  const { action } = filters;
   const query = { action, start, count: AUDIT_PAGE_SIZE };
-  const list = useQuery({
-    queryKey: keys.audit.list(query),
-    queryFn: ({ signal }) => apiCall<AuditPage>(api("/audit"), { query, signal }),
-    initialData: action === "" && start === 0 ? initial : undefined,
-    placeholderData: keepPreviousData,
-  });
+  const list = usePagedQuery({ queryKey: keys.audit.list(query), path: api("/audit"), query, initial, isFirstPage });
   const page = list.data;
   const filterLabel = AUDIT_FILTERS.find((f) => f.value === action)?.label ?? "activity";
 
@@ -69,10 +73,7 @@ export function ActivityPanel({ initial }: { initial: AuditPage }) {
           Show
           <select
             value={action}
-            onChange={(e) => {
-              setAction(e.target.value);
-              setStart(0);
-            }}
+            onChange={(e) => set("action")(e.target.value)}
             className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-800"
           >
             {AUDIT_FILTERS.map((filter) => (
@@ -84,36 +85,18 @@ export function ActivityPanel({ initial }: { initial: AuditPage }) {
         </label>
       }
     >
-      {list.isError && (
-        <Notice tone="error" className="mb-4">
-          The activity could not be loaded. {failureText(list.error)}
-        </Notice>
-      )}
+      {list.isError && <LoadFailure what="activity" error={list.error} />}
       {page && page.total === 0 ? (
         <EmptyState title={action ? `Nothing under “${filterLabel}” yet` : "No activity yet"}>
           {action ? "Choose another filter to see the rest." : "Sign-ins and changes appear here as they happen."}
         </EmptyState>
       ) : page ? (
         <>
-          <div className="-mx-5 overflow-x-auto">
-            <table className="w-full text-left text-sm" aria-label="Activity">
-              <thead className="bg-slate-50 text-xs text-slate-500 uppercase">
-                <tr>
-                  <th className="px-3 py-2 font-medium">When</th>
-                  <th className="px-3 py-2 font-medium">What</th>
-                  <th className="hidden px-3 py-2 font-medium sm:table-cell">Who</th>
-                  <th className="hidden px-3 py-2 font-medium lg:table-cell">Target</th>
-                  <th className="hidden px-3 py-2 font-medium lg:table-cell">Detail</th>
-                  <th className="hidden px-3 py-2 font-medium lg:table-cell">Address</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.events.map((event) => (
-                  <EventRow key={event.id} event={event} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Activity" columns={activityColumns}>
+            {page.events.map((event) => (
+              <EventRow key={event.id} event={event} />
+            ))}
+          </DataTable>
           <Pager start={start} count={AUDIT_PAGE_SIZE} total={page.total} onChange={setStart} label="events" />
         </>
       ) : null}

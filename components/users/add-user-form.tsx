@@ -3,10 +3,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
-import { fieldErrors, serverFieldError, type FieldErrors } from "@/components/ui/field-errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { Notice } from "@/components/ui/notice";
 import { keys } from "@/components/ui/query-keys";
 import { newUserInput, type UserRole } from "@/lib/accounts/user-schema";
@@ -20,7 +20,7 @@ export function AddUserForm({ onCreated }: { onCreated: (created: CreatedUser) =
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
   const [role, setRole] = useState<UserRole>("agent");
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, check, refused, unplaced } = useFieldErrors({ fields: FIELDS, sentence: false });
   const create = useMutation({
     mutationFn: (body: { email: string; name: string; role: UserRole }) =>
       apiCall<CreatedUser>(api("/users"), { method: "POST", body }),
@@ -30,7 +30,7 @@ export function AddUserForm({ onCreated }: { onCreated: (created: CreatedUser) =
       setRole("agent");
       onCreated(created);
     },
-    onError: (error) => setErrors(serverFieldError(error, FIELDS) ?? {}),
+    onError: refused,
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: keys.users.all }),
@@ -41,12 +41,10 @@ export function AddUserForm({ onCreated }: { onCreated: (created: CreatedUser) =
   function submit(event: FormEvent) {
     event.preventDefault();
     const body = { email, name, role };
-    const found = fieldErrors(newUserInput.safeParse(body));
-    setErrors(found);
-    if (Object.keys(found).length === 0) create.mutate(body);
+    if (check(newUserInput.safeParse(body))) create.mutate(body);
   }
 
-  const unplaced = create.isError && !serverFieldError(create.error, FIELDS);
+  const refusal = unplaced(create.error);
   return (
     <form onSubmit={submit} noValidate className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)_minmax(0,1fr)_auto] lg:items-start">
@@ -81,7 +79,7 @@ export function AddUserForm({ onCreated }: { onCreated: (created: CreatedUser) =
           {create.isPending ? "Adding…" : "Add user"}
         </Button>
       </div>
-      {unplaced && <Notice tone="error">{failureText(create.error)}</Notice>}
+      {refusal && <Notice tone="error">{refusal}</Notice>}
     </form>
   );
 }

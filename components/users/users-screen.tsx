@@ -1,19 +1,20 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useAccountApi, useViewer } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
-import { Button } from "@/components/ui/button";
+import { apiCall } from "@/components/ui/api-client";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { CopyButton } from "@/components/ui/copy-button";
+import { DataTable, LoadFailure, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { failureReason } from "@/components/ui/field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
+import { usePagedQuery } from "@/components/ui/paged-list";
 import { Pager } from "@/components/ui/pager";
 import { keys } from "@/components/ui/query-keys";
+import { ShownOnce } from "@/components/ui/shown-once";
 import type { UserChangeInput } from "@/lib/accounts/user-schema";
 import { AddUserForm } from "./add-user-form";
 import { UserRow } from "./user-row";
@@ -22,30 +23,19 @@ import { USER_PAGE_SIZE, type CreatedUser, type UserListing, type UserPage } fro
 /** The initial password of a user just added: shown here once, kept in this component's state only. */
 function CreatedUserPanel({ created, onDone }: { created: CreatedUser; onDone: () => void }) {
   return (
-    <section
-      aria-label="New user's password"
-      className="rounded-lg border border-emerald-200 bg-emerald-50 p-5 text-sm text-emerald-950"
+    <ShownOnce
+      label="New user's password"
+      title={`${created.user.email} was added as ${created.user.role === "admin" ? "an admin" : "an agent"}`}
+      secret={created.password}
+      secretTestId="new-user-password"
+      copyLabel="Copy password"
+      onDone={onDone}
     >
-      <h2 className="text-base font-semibold">
-        {created.user.email} was added as {created.user.role === "admin" ? "an admin" : "an agent"}
-      </h2>
       <p className="mt-1">
         Their initial password is below. Copy it now: you will not see it again. Give it to them over a channel you
         trust; they sign in at this portal with their email and this password.
       </p>
-      <div className="mt-3 flex flex-wrap items-center gap-2">
-        <code
-          data-testid="new-user-password"
-          className="min-w-0 break-all rounded-md border border-emerald-200 bg-white px-3 py-2 font-mono text-sm text-slate-900"
-        >
-          {created.password}
-        </code>
-        <CopyButton text={created.password} label="Copy password" />
-      </div>
-      <Button variant="secondary" size="sm" className="mt-3" onClick={onDone}>
-        I have stored it
-      </Button>
-    </section>
+    </ShownOnce>
   );
 }
 
@@ -61,6 +51,14 @@ function describeChange({ user, changes }: Change): string {
   return `${user.email} is saved.`;
 }
 
+const userColumns: Column[] = [
+  { label: "User" },
+  { label: "Role" },
+  { label: "Last sign-in", className: "hidden md:table-cell" },
+  { label: "State", className: "hidden sm:table-cell" },
+  { label: "Actions", className: "hidden sm:table-cell", srOnly: true },
+];
+
 export function UsersScreen({ initial }: { initial: UserPage }) {
   const api = useAccountApi();
   const viewer = useViewer();
@@ -74,11 +72,12 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
   const [revision, setRevision] = useState(0);
 
   const query = { start, count: USER_PAGE_SIZE };
-  const list = useQuery({
+  const list = usePagedQuery({
     queryKey: keys.users.list(query),
-    queryFn: ({ signal }) => apiCall<UserPage>(api("/users"), { query, signal }),
-    initialData: start === 0 ? initial : undefined,
-    placeholderData: keepPreviousData,
+    path: api("/users"),
+    query,
+    initial,
+    isFirstPage: start === 0,
   });
   const change = useMutation({
     mutationFn: ({ user, changes }: Change) =>
@@ -128,43 +127,24 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
             {outcome.text}
           </Notice>
         )}
-        {list.isError && (
-          <Notice tone="error" className="mb-4">
-            The users could not be loaded. {failureText(list.error)}
-          </Notice>
-        )}
+        {list.isError && <LoadFailure what="users" error={list.error} />}
         {page && page.total === 0 ? (
           <EmptyState title="No users">Add a user above.</EmptyState>
         ) : page ? (
           <>
-            <div className="-mx-5 overflow-x-auto">
-              <table className="w-full text-left text-sm" aria-label="Users">
-                <thead className="bg-slate-50 text-xs text-slate-500 uppercase">
-                  <tr>
-                    <th className="px-3 py-2 font-medium">User</th>
-                    <th className="px-3 py-2 font-medium">Role</th>
-                    <th className="hidden px-3 py-2 font-medium md:table-cell">Last sign-in</th>
-                    <th className="hidden px-3 py-2 font-medium sm:table-cell">State</th>
-                    <th className="hidden px-3 py-2 sm:table-cell">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.users.map((user) => (
-                    <UserRow
-                      key={`${user.id}:${user.role}:${revision}`}
-                      user={user}
-                      isSelf={user.id === viewer.userId}
-                      busy={change.isPending && change.variables?.user.id === user.id}
-                      onRole={(role) => change.mutate({ user, changes: { role } })}
-                      onDisable={() => setDisabling(user)}
-                      onEnable={() => change.mutate({ user, changes: { disabled: false } })}
-                    />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Users" columns={userColumns}>
+              {page.users.map((user) => (
+                <UserRow
+                  key={`${user.id}:${user.role}:${revision}`}
+                  user={user}
+                  isSelf={user.id === viewer.userId}
+                  busy={change.isPending && change.variables?.user.id === user.id}
+                  onRole={(role) => change.mutate({ user, changes: { role } })}
+                  onDisable={() => setDisabling(user)}
+                  onEnable={() => change.mutate({ user, changes: { disabled: false } })}
+                />
+              ))}
+            </DataTable>
             <Pager start={start} count={USER_PAGE_SIZE} total={page.total} onChange={setStart} label="users" />
           </>
         ) : null}

@@ -1,19 +1,21 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAccountApi } from "@/components/portal/portal-context";
 import { apiCall, failureText } from "@/components/ui/api-client";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { SelectField, TextField } from "@/components/ui/field";
+import { SelectField } from "@/components/ui/field";
 import { zodFieldErrors } from "@/components/ui/field-errors";
 import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
+import { useListFilters, usePagedQuery } from "@/components/ui/paged-list";
 import { keys } from "@/components/ui/query-keys";
+import { TimeRangeFields } from "@/components/ui/time-range-fields";
 import type { WebhookAttemptResult, WebhookEventResult } from "@/lib/webhooks/webhook-log";
 import { eventQuery } from "@/lib/webhooks/webhook-schemas";
 import { LOG_PAGE, logQuery, type LogFilters } from "./log-query";
@@ -191,25 +193,19 @@ const noFilters: LogFilters = { status: "", kind: "", since: "", until: "" };
 export function DeliveryLog({ initial, hasUrl }: { initial: EventPage; hasUrl: boolean }) {
   const api = useAccountApi();
   const queryClient = useQueryClient();
-  const [filters, setFilters] = useState(noFilters);
-  const [start, setStart] = useState(0);
+  const { filters, set, start, setStart, isFirstPage, filtered } = useListFilters(noFilters);
   const query = logQuery(filters, start);
   const parsed = eventQuery.safeParse(query);
-  const errors = parsed.success ? {} : zodFieldErrors(parsed.error);
-  const isFirstPage = filters === noFilters && start === 0;
-  const log = useQuery({
+  const errors = zodFieldErrors(parsed);
+  const log = usePagedQuery({
     queryKey: keys.webhook.events(query),
-    queryFn: () => apiCall<EventPage>(api("/webhook/events"), { query }),
-    initialData: isFirstPage ? initial : undefined,
-    placeholderData: keepPreviousData,
+    path: api("/webhook/events"),
+    query,
+    initial,
+    isFirstPage,
     enabled: parsed.success,
     refetchInterval: 5_000,
   });
-  const set = (name: keyof LogFilters) => (value: string) => {
-    setFilters((f) => ({ ...f, [name]: value }));
-    setStart(0);
-  };
-  const filtered = filters.status || filters.kind || filters.since || filters.until;
   const page = log.data;
   return (
     <Panel
@@ -238,21 +234,12 @@ export function DeliveryLog({ initial, hasUrl }: { initial: EventPage; hasUrl: b
           <option value="message-status">Delivery status</option>
           <option value="test">Test events</option>
         </SelectField>
-        <TextField
-          label="From"
-          type="datetime-local"
-          className="col-span-2 sm:col-span-1"
-          value={filters.since}
-          onChange={(e) => set("since")(e.target.value)}
-          error={errors.since}
-        />
-        <TextField
-          label="To"
-          type="datetime-local"
-          className="col-span-2 sm:col-span-1"
-          value={filters.until}
-          onChange={(e) => set("until")(e.target.value)}
-          error={errors.until}
+        <TimeRangeFields
+          since={filters.since}
+          until={filters.until}
+          onSince={set("since")}
+          onUntil={set("until")}
+          errors={errors}
         />
       </div>
       <div className="mt-4">

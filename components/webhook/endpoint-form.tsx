@@ -7,7 +7,8 @@ import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { TextField } from "@/components/ui/field";
-import { failureFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
+import { zodFieldErrors } from "@/components/ui/field-errors";
+import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { keys } from "@/components/ui/query-keys";
@@ -21,7 +22,7 @@ export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSett
   const [url, setUrl] = useState(settings.url ?? "");
   const [headerName, setHeaderName] = useState(settings.headerName ?? "");
   const [headerValue, setHeaderValue] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, setErrors, refused } = useFieldErrors();
   const [saved, setSaved] = useState<string | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
 
@@ -46,7 +47,7 @@ export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSett
       setHeaderName(webhook.headerName ?? "");
       setSaved(settings.url ? "Saved. The next events go to this URL." : "Saved. Events are written from now on.");
     },
-    onError: (error) => setErrors(failureFieldErrors(error)),
+    onError: refused,
   });
 
   const remove = useMutation({
@@ -61,7 +62,7 @@ export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSett
     },
     onError: (error) => {
       setConfirmRemove(false);
-      setErrors(failureFieldErrors(error));
+      refused(error);
     },
   });
 
@@ -74,7 +75,7 @@ export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSett
       ...(headerValue.trim() ? { headerValue } : {}),
     };
     const parsed = webhookSettingsInput.safeParse(body);
-    const found = parsed.success ? {} : zodFieldErrors(parsed.error);
+    const found = zodFieldErrors(parsed);
     if (body.headerName && !headerValue.trim() && !keepsValue) found.headerValue ??= "Enter the header's value";
     setErrors(found);
     if (Object.keys(found).length > 0) return;

@@ -7,7 +7,7 @@ import { apiCall } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { TextField } from "@/components/ui/field";
-import { failureFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
+import { serverFieldErrors, zodFieldErrors, type FieldErrors } from "@/components/ui/field-errors";
 import { formatTime } from "@/components/ui/format-time";
 import { localInputToIso } from "@/components/ui/local-time-input";
 import { Notice } from "@/components/ui/notice";
@@ -35,7 +35,7 @@ export function ResendRange() {
     },
     onError: (error) => {
       setPending(null);
-      setErrors(failureFieldErrors(error));
+      setErrors(serverFieldErrors(error));
     },
   });
 
@@ -45,7 +45,7 @@ export function ResendRange() {
     const range = { since: localInputToIso(since) ?? "", until: localInputToIso(until) ?? "" };
     const parsed = resendInput.safeParse(range);
     if (!parsed.success) {
-      const found = zodFieldErrors(parsed.error);
+      const found = zodFieldErrors(parsed);
       // The schema is a union ({eventId} or {since, until}): say which of the two dates is missing.
       if (!range.since) found.since = "Pick the start of the range";
       else if (!range.until) found.until = "Pick the end of the range";
@@ -64,7 +64,7 @@ export function ResendRange() {
       if (total === 0) setNotice({ tone: "info", text: "No failed events were created in that range." });
       else setPending({ ...range, count: total });
     } catch (error) {
-      setErrors(failureFieldErrors(error));
+      setErrors(serverFieldErrors(error));
     } finally {
       setCounting(false);
     }

@@ -66,16 +66,6 @@ export const updateNumberInput = z
 
 export type UpdateNumberInput = z.infer<typeof updateNumberInput>;
 
-/** The first problem of a form's values per field, for errors shown beside the fields. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "");
-    errors[field] ??= issue.message;
-  }
-  return errors;
-}
-
 /** One page of the portal's list (the admin API's query string). */
 export const NUMBERS_PAGE_SIZE = 20;
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io } from "socket.io-client";
 import { startServer, type RunningServer } from "../helpers/server";
-import { createDemoAccount, parley, type DemoCredentials } from "../helpers/cli";
+import { createDemoAccount, createUser, parley, type DemoCredentials } from "../helpers/cli";
 import { portalCookie } from "../helpers/portal-session";
 
 let server: RunningServer;
@@ -16,21 +16,7 @@ beforeAll(async () => {
   server = await startServer();
   demo = await createDemoAccount(server.database.url);
   other = await createDemoAccount(server.database.url);
-  await parley(
-    [
-      "user",
-      "create",
-      "--account",
-      demo.accountId,
-      "--email",
-      agent.email,
-      "--role",
-      "agent",
-      "--password",
-      agent.password,
-    ],
-    server.database.url,
-  );
+  await createUser(server.database.url, { accountId: demo.accountId, ...agent, role: "agent" });
   agentCookie = await portalCookie(server, agent.email, agent.password);
   otherCookie = await portalCookie(server, other.email, other.password);
 });
@@ -165,21 +151,12 @@ describe("conversations", () => {
 
   it("a user disabled while connected loses the live socket within seconds", async () => {
     const email = "leaver@conversations.test";
-    await parley(
-      [
-        "user",
-        "create",
-        "--account",
-        demo.accountId,
-        "--email",
-        email,
-        "--role",
-        "agent",
-        "--password",
-        agent.password,
-      ],
-      server.database.url,
-    );
+    await createUser(server.database.url, {
+      accountId: demo.accountId,
+      email,
+      password: agent.password,
+      role: "agent",
+    });
     const cookie = await portalCookie(server, email, agent.password);
     const socket = io(server.baseUrl, {
       path: "/socket.io",

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { startServer, type RunningServer } from "../helpers/server";
-import { createDemoAccount, parley, type DemoCredentials } from "../helpers/cli";
+import { createDemoAccount, createUser, parley, type DemoCredentials } from "../helpers/cli";
 
 // Two staff members chat with a phone. The phone side is the CLI's `inbound` command: a separate process writing
 // to the database, so everything seen live here also crossed processes.
@@ -14,23 +14,7 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   server = await startServer({ env: { PARLEY_WORKER: "true", SIMULATOR_RECEIPT_DELAY_MS: "1000" } });
   demo = await createDemoAccount(server.database.url);
-  await parley(
-    [
-      "user",
-      "create",
-      "--account",
-      demo.accountId,
-      "--email",
-      agent.email,
-      "--role",
-      "agent",
-      "--name",
-      agent.name,
-      "--password",
-      agent.password,
-    ],
-    server.database.url,
-  );
+  await createUser(server.database.url, { accountId: demo.accountId, ...agent, role: "agent" });
 });
 
 test.afterAll(async () => {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startServer, type RunningServer } from "../helpers/server";
-import { createDemoAccount, parley, type DemoCredentials } from "../helpers/cli";
+import { createDemoAccount, createUser, type DemoCredentials } from "../helpers/cli";
 import { navItems } from "../../components/portal/nav-items";
 
 // The portal shell as each role sees it: the sidebar lists what the role may open, and an admin page typed by an
@@ -14,23 +14,13 @@ const agentPassword = "agent password 1";
 test.beforeAll(async () => {
   server = await startServer();
   demo = await createDemoAccount(server.database.url);
-  await parley(
-    [
-      "user",
-      "create",
-      "--account",
-      demo.accountId,
-      "--email",
-      agentEmail,
-      "--role",
-      "agent",
-      "--name",
-      "Avery Agent",
-      "--password",
-      agentPassword,
-    ],
-    server.database.url,
-  );
+  await createUser(server.database.url, {
+    accountId: demo.accountId,
+    email: agentEmail,
+    password: agentPassword,
+    role: "agent",
+    name: "Avery Agent",
+  });
 });
 
 test.afterAll(async () => {

@@ -29,3 +29,13 @@ export async function createDemoAccount(databaseUrl: string): Promise<DemoCreden
   const { stdout } = await parley(["demo", "--json"], databaseUrl);
   return JSON.parse(stdout) as DemoCredentials;
 }
+
+/** Adds a portal user to an account through the CLI (`user create`), with the password given. */
+export async function createUser(
+  databaseUrl: string,
+  user: { accountId: string; email: string; password: string; role: "admin" | "agent"; name?: string },
+): Promise<void> {
+  const args = ["user", "create", "--account", user.accountId, "--email", user.email, "--role", user.role];
+  if (user.name !== undefined) args.push("--name", user.name);
+  await parley([...args, "--password", user.password], databaseUrl);
+}
