@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Button } from "./button";
 
 /**
@@ -27,6 +27,8 @@ export function ConfirmDialog({
   tone?: "danger" | "primary";
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Several dialogs can live on one page (revoke, release…): each is named by its own heading.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -36,7 +38,7 @@ export function ConfirmDialog({
   return (
     <dialog
       ref={ref}
-      aria-labelledby="confirm-title"
+      aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
         onCancel();
@@ -44,7 +46,7 @@ export function ConfirmDialog({
       className="m-auto w-full max-w-md rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
     >
       <div className="p-5">
-        <h2 id="confirm-title" className="text-base font-semibold text-slate-900">
+        <h2 id={titleId} className="text-base font-semibold text-slate-900">
           {title}
         </h2>
         {children && <div className="mt-2 text-sm text-slate-600">{children}</div>}
