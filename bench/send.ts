@@ -1,6 +1,9 @@
 // Accepted sends per second and latency of POST /v3/messages against the real server, at fixed request rates
 // and at saturation, for single- and 100-destination sends, beside a bare-Node baseline in the same run.
 //   npm run bench:send -- [--db sqlite|postgresql] [--seconds 10] [--rates 500,1000,2000,3000]
+//   npm run bench:send -- --growth 200000 [--db …]: instead, keeps sending single-destination sends (50 connections)
+//   until that many are stored, printing the rate and p99 of every 10,000, once with a body of its own per request
+//   and once with one body for all (automatic bulk's count grows with it): the rate must not fall as rows pile up.
 // Every accepted message is committed before its answer; the run ends by counting the rows to prove it.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -18,6 +21,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     rates: { type: "string", default: "500,1000,2000,3000" },
     connections: { type: "string", default: "50" },
+    growth: { type: "string" },
   },
 });
 process.env.PARLEY_TEST_DB = values.db;
@@ -79,7 +83,73 @@ async function baseline(): Promise<{ port: number; stop: () => void }> {
   return { port, stop: () => child.kill("SIGTERM") };
 }
 
+const GROWTH_WINDOW = 10_000;
+
+async function growth(total: number) {
+  const server = await startServer({ env: { LOG_LEVEL: "warn" } });
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
+  const results: Record<string, { stored: number; rate: number; p99: number; errors: number }[]> = {};
+  try {
+    for (const [name, body] of [
+      ["distinct bodies", "Your code is "],
+      ["one body", "Flash sale: everything half price today"],
+    ] as const) {
+      const distinct = name === "distinct bodies";
+      // An account of its own per case, so that the second case's count starts at nothing.
+      const account = await createTestAccount(server, { numbers: 1 });
+      const request = { accountId: account.accountId, from: account.numbers[0], to: "14155550123", body };
+      let sent = 0;
+      console.log(`\n${name} (${machine}; ${connections} connections)\n`);
+      console.log("| stored | sends/s | p99 ms | errors |");
+      console.log("|---|---|---|---|");
+      const rows: (typeof results)[string] = [];
+      let stored = 0;
+      while (stored < total) {
+        const started = performance.now();
+        const result = await autocannon({
+          url: `${server.baseUrl}/v3/messages`,
+          method: "POST",
+          headers: account.headers,
+          connections,
+          amount: GROWTH_WINDOW,
+          // A body of its own per request (autocannon's idReplacement keeps the template's content-length).
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                body: JSON.stringify(distinct ? { ...request, body: `${body}${++sent}` } : request),
+              }),
+            },
+          ],
+        });
+        stored += result["2xx"];
+        const row = {
+          stored,
+          // Timed here: autocannon's own duration is in whole seconds, too coarse for windows of a few seconds.
+          rate: Math.round(result["2xx"] / ((performance.now() - started) / 1000)),
+          p99: result.latency.p99,
+          errors: result.errors + result.non2xx + result.timeouts,
+        };
+        rows.push(row);
+        console.log(`| ${row.stored} | ${row.rate} | ${row.p99} | ${row.errors} |`);
+      }
+      const counted = await db().message.count({ where: { accountId: account.accountId } });
+      const ratio = rows.at(-1)!.rate / rows[0]!.rate;
+      console.log(
+        `\nstored ${counted}; last window ${rows.at(-1)!.rate}/s vs first ${rows[0]!.rate}/s: ${ratio.toFixed(2)}×`,
+      );
+      results[name] = rows;
+    }
+    mkdirSync("bench/results", { recursive: true });
+    writeFileSync(`bench/results/send-growth-${values.db}.json`, JSON.stringify({ machine, results }, null, 2));
+  } finally {
+    await releaseFactories();
+    await server.stop();
+  }
+}
+
 async function main() {
+  if (values.growth) return growth(Number(values.growth));
   const rows: Row[] = [];
   const base = await baseline();
   const sample = JSON.stringify({

@@ -6,6 +6,16 @@ import type { Prisma } from "./generated/sqlite/client";
 import { logger } from "../log";
 import { announceChanges } from "../realtime/announce-changes";
 import { insertRows, SDR_COLUMNS, sdrValues, type ColumnKind } from "./insert-rows";
+import {
+  AUTO_BULK_DETAIL,
+  batchTotals,
+  bucketOf,
+  overThreshold,
+  pruneBefore,
+  windowStart,
+  WINDOW_ROWS_NEEDED,
+  type SameTextEntry,
+} from "../throttle/auto-bulk";
 
 // Group commit: concurrent sends are written in one transaction, so the disk sync that makes a commit durable is
 // paid once per batch instead of once per request. Each caller's promise settles only after its rows are
@@ -16,6 +26,17 @@ export interface SendWrite {
   idempotency?: Prisma.IdempotencyRecordCreateManyInput;
   /** Destinations whose message carries the opt-out footer: when it went, in the same commit as the message. */
   optStates?: OptFooterWrite[];
+  /**
+   * Automatic bulk: the send's destinations are counted for its account and text in this batch's commit, and if the
+   * window then holds more than 20, its messages are committed as bulk (and `bulkResponseBody` replaces the
+   * idempotency record's answer). Counting in the commit costs no round trip of its own.
+   */
+  sameText?: SameTextEntry & { bulkResponseBody?: string };
+}
+
+/** What the commit decided for one write. */
+export interface SendWriteResult {
+  autoBulk: boolean;
 }
 
 export interface OptFooterWrite {
@@ -26,7 +47,7 @@ export interface OptFooterWrite {
 
 interface Pending {
   write: SendWrite;
-  resolve: () => void;
+  resolve: (result: SendWriteResult) => void;
   reject: (error: unknown) => void;
 }
 
@@ -59,13 +80,21 @@ export interface TableRows {
   suffix?: string;
 }
 
+/** One write's count of automatic bulk, with the cells that change when it makes the write bulk. */
+export interface SameTextCount extends SameTextEntry {
+  /** Index of the write in the batch. */
+  write: number;
+  /** [table index, row index, column index, value (in the column's kind)] */
+  patches: [number, number, number, unknown][];
+}
+
 /** A batch's rows, table by table: the one description both databases' writers use. */
-function batchRows(writes: SendWrite[]): TableRows[] {
+function batchRows(writes: SendWrite[]): { tables: TableRows[]; counts: SameTextCount[] } {
   // One statement may not change a row twice on PostgreSQL: two sends of a batch may foot the same destination.
   const footers = [
     ...new Map(writes.flatMap((w) => w.optStates ?? []).map((f) => [`${f.accountId} ${f.number}`, f])).values(),
   ];
-  return [
+  const tables = [
     { table: "Message", columns: MESSAGE_COLUMNS, rows: writes.flatMap((w) => w.messages.map(messageValues)) },
     {
       table: "Sdr",
@@ -84,19 +113,149 @@ function batchRows(writes: SendWrite[]): TableRows[] {
       rows: footers.map((f) => [f.accountId, f.number, "", f.lastFooterAt]),
       suffix: `ON CONFLICT ("accountId", "number") DO UPDATE SET "lastFooterAt" = excluded."lastFooterAt"`,
     },
-  ].filter((t) => t.rows.length > 0);
+  ];
+  const counts: SameTextCount[] = [];
+  // Where each write's rows are: the first three tables take one row per message, SDR or record, in write order.
+  let message = 0;
+  let sdr = 0;
+  let key = 0;
+  for (const [index, w] of writes.entries()) {
+    if (w.sameText) {
+      const { bulkResponseBody, ...entry } = w.sameText;
+      const patches: SameTextCount["patches"] = [];
+      for (let i = 0; i < w.messages.length; i++) patches.push([0, message + i, BULK_COLUMN, true]);
+      for (const [i, s] of w.sdrs.entries()) {
+        if (s.status === "queued") patches.push([1, sdr + i, DETAILS_COLUMN, AUTO_BULK_DETAIL]);
+      }
+      if (w.idempotency && bulkResponseBody !== undefined) patches.push([2, key, RESPONSE_COLUMN, bulkResponseBody]);
+      counts.push({ ...entry, write: index, patches });
+    }
+    message += w.messages.length;
+    sdr += w.sdrs.length;
+    key += w.idempotency ? 1 : 0;
+  }
+  // Tables without rows are left out; patches follow their table to its new index.
+  const kept = tables.map((t) => t.rows.length > 0);
+  const newIndex = kept.map((_, i) => kept.slice(0, i).filter(Boolean).length);
+  for (const c of counts) c.patches = c.patches.map(([t, r, col, v]) => [newIndex[t]!, r, col, v]);
+  return { tables: tables.filter((t) => t.rows.length > 0), counts };
 }
 
-async function writeBatch(writes: SendWrite[]): Promise<void> {
-  const tables = batchRows(writes);
-  if (dbProvider() === "sqlite") {
-    await sqliteWriter().write(tables);
-    return;
+// Rows older than the window are deleted at most this often per process, in a batch's commit.
+const PRUNE_EVERY_MS = 10_000;
+let lastPrune = 0;
+
+function pruneDue(now: number): number | null {
+  if (now - lastPrune < PRUNE_EVERY_MS) return null;
+  lastPrune = now;
+  return pruneBefore(now);
+}
+
+/**
+ * PostgreSQL: one statement adds the batch's destinations (a row per account, text and second, in key order so
+ * that concurrent batches lock rows in one order) and reads each key's other buckets of the window. It commits on
+ * its own, before the batch's transaction, so a hot text's row is locked for one statement, not a whole batch.
+ */
+async function countSameTextPg(counts: SameTextEntry[]): Promise<number[]> {
+  const increments = new Map<string, [string, string, number, number]>();
+  const keys = new Map<string, { accountId: string; textHash: string; since: number; lo: number; hi: number }>();
+  for (const c of counts) {
+    const bucket = bucketOf(c.at);
+    const id = `${c.accountId} ${c.textHash} ${bucket}`;
+    const row = increments.get(id) ?? [c.accountId, c.textHash, bucket, 0];
+    row[3] += c.destinations;
+    increments.set(id, row);
+    const k = `${c.accountId} ${c.textHash}`;
+    const known = keys.get(k);
+    keys.set(k, {
+      accountId: c.accountId,
+      textHash: c.textHash,
+      // The latest send's window: traffic older than 10 minutes never counts.
+      since: Math.max(known?.since ?? 0, windowStart(c.at)),
+      lo: Math.min(known?.lo ?? bucket, bucket),
+      hi: Math.max(known?.hi ?? bucket, bucket),
+    });
   }
+  const rows = [...increments.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+  const ks = [...keys.values()];
+  const result = await db().$queryRawUnsafe<
+    { kind: number; a: string; h: string; s: bigint | number; c: bigint | number }[]
+  >(
+    `WITH up AS (
+       INSERT INTO "SameTextCount" ("accountId", "textHash", "second", "count")
+       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[])
+       ON CONFLICT ("accountId", "textHash", "second") DO UPDATE SET "count" = "SameTextCount"."count" + excluded."count"
+       RETURNING "accountId", "textHash", "second", "count"
+     ), k AS (
+       SELECT * FROM unnest($5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[]) AS k(a, h, since, lo, hi)
+     )
+     SELECT 0 AS kind, "accountId" AS a, "textHash" AS h, "second" AS s, "count"::bigint AS c FROM up
+     UNION ALL
+     SELECT 1, k.a, k.h, 0, (SELECT COALESCE(SUM(x.c), 0)::bigint FROM (
+       SELECT t."count" AS c FROM "SameTextCount" t
+       WHERE t."accountId" = k.a AND t."textHash" = k.h AND t."second" >= k.since AND t."second" NOT BETWEEN k.lo AND k.hi
+       ORDER BY t."second" DESC LIMIT ${WINDOW_ROWS_NEEDED}) x)
+     FROM k`,
+    rows.map((r) => r[0]),
+    rows.map((r) => r[1]),
+    rows.map((r) => String(r[2])),
+    rows.map((r) => r[3]),
+    ks.map((k) => k.accountId),
+    ks.map((k) => k.textHash),
+    ks.map((k) => String(k.since)),
+    ks.map((k) => String(k.lo)),
+    ks.map((k) => String(k.hi)),
+  );
+  const after = new Map<string, number>();
+  const others = new Map<string, number>();
+  for (const r of result) {
+    if (Number(r.kind) === 0) after.set(`${r.a} ${r.h} ${Number(r.s)}`, Number(r.c));
+    else others.set(`${r.a} ${r.h}`, Number(r.c));
+  }
+  return batchTotals(counts, after, others);
+}
+
+// PostgreSQL counts before the batch's transaction: what a write's count decided is kept here (and applied to the
+// write), so a write committed again alone after its batch failed is not counted twice.
+const counted = new WeakMap<SendWrite, boolean>();
+
+function markBulk(write: SendWrite): void {
+  for (const m of write.messages) m.bulk = true;
+  for (const s of write.sdrs) if (s.status === "queued") s.statusDetails = AUTO_BULK_DETAIL;
+  if (write.idempotency && write.sameText?.bulkResponseBody !== undefined) {
+    write.idempotency.responseBody = write.sameText.bulkResponseBody;
+  }
+}
+
+/** Commits the writes; returns, in write order, whether each became bulk by its text's count. */
+async function writeBatch(writes: SendWrite[]): Promise<boolean[]> {
+  const now = Date.now();
+  const prune = pruneDue(now);
+  if (dbProvider() === "sqlite") {
+    // The writer thread counts in the batch's own transaction and applies the patches of the writes it makes bulk.
+    const { tables, counts } = batchRows(writes);
+    const bulk = writes.map(() => false);
+    for (const i of await sqliteWriter().write(tables, counts, prune)) bulk[counts[i]!.write] = true;
+    return bulk;
+  }
+  if (prune !== null) {
+    await db().$executeRawUnsafe(`DELETE FROM "SameTextCount" WHERE "second" < $1::bigint`, String(prune));
+  }
+  const uncounted = writes.filter((w) => w.sameText && !counted.has(w));
+  if (uncounted.length > 0) {
+    const totals = await countSameTextPg(uncounted.map((w) => w.sameText!));
+    for (const [i, w] of uncounted.entries()) {
+      const bulk = overThreshold(totals[i]!);
+      counted.set(w, bulk);
+      if (bulk) markBulk(w);
+    }
+  }
+  const { tables } = batchRows(writes.map((w) => ({ ...w, sameText: undefined })));
   // PostgreSQL: multi-row INSERTs in one transaction (Prisma's createMany cost about a millisecond a row here).
   await db().$transaction(async (tx) => {
     for (const t of tables) await insertRows(tx, t.table, t.columns, t.rows, t.suffix);
   });
+  return writes.map((w) => counted.get(w) ?? false);
 }
 
 function messageValues(m: Prisma.MessageCreateManyInput): unknown[] {
@@ -155,6 +314,9 @@ const MESSAGE_COLUMNS: [string, ColumnKind][] = [
   ["updatedAt", "date"],
 ];
 
+const BULK_COLUMN = MESSAGE_COLUMNS.findIndex(([name]) => name === "bulk");
+const DETAILS_COLUMN = SDR_COLUMNS.findIndex(([name]) => name === "statusDetails");
+
 const KEY_COLUMNS: [string, ColumnKind][] = [
   ["id", "text"],
   ["accountId", "text"],
@@ -164,6 +326,7 @@ const KEY_COLUMNS: [string, ColumnKind][] = [
   ["responseBody", "text"],
   ["createdAt", "date"],
 ];
+const RESPONSE_COLUMN = KEY_COLUMNS.findIndex(([name]) => name === "responseBody");
 
 const FOOTER_COLUMNS: [string, ColumnKind][] = [
   ["accountId", "text"],
@@ -195,9 +358,9 @@ function takeBatch(): Pending[] {
 
 async function commitBatch(batch: Pending[]): Promise<void> {
   try {
-    await writeBatch(batch.map((p) => p.write));
+    const bulk = await writeBatch(batch.map((p) => p.write));
     announceChanges();
-    for (const p of batch) p.resolve();
+    for (const [i, p] of batch.entries()) p.resolve({ autoBulk: bulk[i]! });
   } catch (error) {
     if (batch.length === 1) {
       batch[0]!.reject(error);
@@ -207,8 +370,8 @@ async function commitBatch(batch: Pending[]): Promise<void> {
     logger().debug({ err: error, size: batch.length }, "group commit failed; committing one by one");
     for (const p of batch) {
       try {
-        await writeBatch([p.write]);
-        p.resolve();
+        const [bulk] = await writeBatch([p.write]);
+        p.resolve({ autoBulk: bulk! });
       } catch (single) {
         p.reject(single);
       }
@@ -227,7 +390,7 @@ function pump(): void {
   }
 }
 
-export function commitSendWrite(write: SendWrite): Promise<void> {
+export function commitSendWrite(write: SendWrite): Promise<SendWriteResult> {
   return new Promise((resolve, reject) => {
     queue.push({ write, resolve, reject });
     // Writes arriving while the lanes are busy form the next batch; when one is free, the flush starts on the next

@@ -19,11 +19,44 @@ const prepared = (sql) => {
   return statement;
 };
 
-const writeAll = sqlite.transaction((steps) => {
+// Automatic bulk, counted in the batch's transaction before its rows: each send adds its destinations to its
+// text's second and reads the newest buckets of its window (bounded: see lib/throttle/auto-bulk.ts); a send over
+// the threshold has its cells patched (messages bulk, the queued SDR's details, the idempotency record's answer).
+const ADD_COUNT = `INSERT INTO "SameTextCount" ("accountId", "textHash", "second", "count") VALUES (?, ?, ?, ?)
+   ON CONFLICT ("accountId", "textHash", "second") DO UPDATE SET "count" = "count" + excluded."count"`;
+const PRUNE_COUNTS = `DELETE FROM "SameTextCount" WHERE "second" < ?`;
+const readWindows = new Map();
+const readWindow = (rows) => {
+  let statement = readWindows.get(rows);
+  if (!statement) {
+    statement = sqlite
+      .prepare(
+        `SELECT "count" FROM "SameTextCount" WHERE "accountId" = ? AND "textHash" = ? AND "second" >= ?
+         ORDER BY "second" DESC LIMIT ${Number(rows)}`,
+      )
+      .pluck();
+    readWindows.set(rows, statement);
+  }
+  return statement;
+};
+
+const writeAll = sqlite.transaction((message) => {
+  const { steps, sameText = [], pruneBefore = null, threshold, windowRows } = message;
+  if (pruneBefore !== null) prepared(PRUNE_COUNTS).run(pruneBefore);
+  const bulk = [];
+  for (const [index, c] of sameText.entries()) {
+    prepared(ADD_COUNT).run(c.accountId, c.textHash, c.second, c.destinations);
+    let total = 0;
+    for (const count of readWindow(windowRows).iterate(c.accountId, c.textHash, c.since)) total += count;
+    if (total <= threshold) continue;
+    bulk.push(index);
+    for (const [table, row, column, value] of c.patches) steps[table].rows[row][column] = value;
+  }
   for (const { sql, rows } of steps) {
     const statement = prepared(sql);
     for (const row of rows) statement.run(row);
   }
+  return bulk;
 });
 
 parentPort.on("message", (message) => {
@@ -33,8 +66,8 @@ parentPort.on("message", (message) => {
     return;
   }
   try {
-    writeAll.immediate(message.steps);
-    parentPort.postMessage({ id: message.id, ok: true });
+    const bulk = writeAll.immediate(message);
+    parentPort.postMessage({ id: message.id, ok: true, bulk });
   } catch (error) {
     parentPort.postMessage({ id: message.id, ok: false, code: error.code, message: error.message });
   }

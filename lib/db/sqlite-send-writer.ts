@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import type { TableRows } from "./group-commit";
+import type { SameTextCount, TableRows } from "./group-commit";
+import { AUTO_BULK_DESTINATIONS, bucketOf, windowStart, WINDOW_ROWS_NEEDED } from "../throttle/auto-bulk";
 import { sqliteBound } from "./insert-rows";
 
 // SQLite's hot path: the send batches of the group commit, written by a thread of their own with prepared
@@ -11,28 +12,36 @@ import { sqliteBound } from "./insert-rows";
 export class SqliteSendWriter {
   private readonly worker: Worker;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (bulk: number[]) => void; reject: (error: Error) => void }>();
 
   constructor(file: string) {
     // Resolved from the project root at run time, so that Next's bundler leaves the thread's file alone.
     const script = join(/*turbopackIgnore: true*/ process.cwd(), "lib/db/sqlite-send-writer-thread.mjs");
     this.worker = new Worker(script, { workerData: { file } });
     this.worker.unref();
-    this.worker.on("message", (reply: { id: number; ok: boolean; code?: string; message?: string }) => {
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      this.pending.delete(reply.id);
-      if (reply.ok) waiting.resolve();
-      else waiting.reject(Object.assign(new Error(reply.message ?? "SQLite write failed"), { code: reply.code }));
-    });
+    this.worker.on(
+      "message",
+      (reply: { id: number; ok: boolean; bulk?: number[]; code?: string; message?: string }) => {
+        const waiting = this.pending.get(reply.id);
+        if (!waiting) return;
+        this.pending.delete(reply.id);
+        if (reply.ok) waiting.resolve(reply.bulk ?? []);
+        else waiting.reject(Object.assign(new Error(reply.message ?? "SQLite write failed"), { code: reply.code }));
+      },
+    );
     this.worker.on("error", (error) => {
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
     });
   }
 
-  /** All rows in one durable transaction; rejects (and writes nothing) if any row fails. */
-  write(tables: TableRows[]): Promise<void> {
+  /**
+   * All rows in one durable transaction; rejects (and writes nothing) if any row fails. In the same transaction,
+   * first, each of `counts` adds its destinations to its text's second and reads its window (at most
+   * WINDOW_ROWS_NEEDED rows); the writes over the threshold get their patches. Resolves with the indices (in
+   * `counts`) of those. `pruneBefore`: delete the counts of seconds before this one.
+   */
+  write(tables: TableRows[], counts: SameTextCount[] = [], pruneBefore: number | null = null): Promise<number[]> {
     const id = this.nextId++;
     // One prepared single-row statement per table (the thread keeps them), values already in SQLite's stored forms.
     const steps = tables.map(({ table, columns, rows, suffix }) => ({
@@ -41,10 +50,25 @@ export class SqliteSendWriter {
         .join(", ")})${suffix ? ` ${suffix}` : ""}`,
       rows: rows.map((row) => row.map((value, i) => sqliteBound(columns[i]![1], value))),
     }));
-    return new Promise<void>((resolve, reject) => {
+    const sameText = counts.map((c) => ({
+      accountId: c.accountId,
+      textHash: c.textHash,
+      second: bucketOf(c.at),
+      since: windowStart(c.at),
+      destinations: c.destinations,
+      patches: c.patches.map(([t, r, col, value]) => [t, r, col, sqliteBound(tables[t]!.columns[col]![1], value)]),
+    }));
+    return new Promise<number[]>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.ref();
-      this.worker.postMessage({ id, steps });
+      this.worker.postMessage({
+        id,
+        steps,
+        sameText,
+        pruneBefore,
+        threshold: AUTO_BULK_DESTINATIONS,
+        windowRows: WINDOW_ROWS_NEEDED,
+      });
     }).finally(() => {
       if (this.pending.size === 0) this.worker.unref();
     });

@@ -6,7 +6,8 @@ import { env } from "../env";
 import { uuidv7 } from "../db/ids";
 import { commitSendWrite, type SendWrite } from "../db/group-commit";
 import { countSegments } from "../segments/count-segments";
-import { SameTextCounter } from "../throttle/auto-bulk";
+import { AUTO_BULK_DETAIL, overThreshold, sameTextHash } from "../throttle/auto-bulk";
+import { countSameTextInRedis, sameTextInRedis } from "../throttle/count-same-text-redis";
 import { tnDigits, validTn, withPlus } from "./phone-number";
 import { isoWithOffset } from "./time-format";
 import type { SendRequest } from "./send-schema";
@@ -60,8 +61,6 @@ export function forgetNumberOwner(digits: string): void {
   numberOwners.delete(digits);
 }
 
-const sameText = new SameTextCounter();
-
 /** The request's fields as the response echoes them, with the defaults that were applied. */
 function echo(request: SendRequest, bulk: boolean): Record<string, unknown> {
   return {
@@ -94,9 +93,19 @@ export async function sendMessages(input: {
   const body = request.body ?? "";
   const now = new Date();
   // The decisions: bulk defaults to false for one destination and true for two or more; and the same text from one
-  // account to more than 20 destinations within 10 minutes is bulk whatever the request said.
-  const autoBulk =
-    fromOwned && sameText.record(request.accountId, `${body}\0${media.join("\0")}`, destinations.length, now.getTime());
+  // account to more than 20 destinations within 10 minutes is bulk whatever the request said. That count is shared
+  // by the deployment: in Redis when configured (decided here), else in the database, where the group commit
+  // counts in the batch's own transaction and marks the write bulk there (the answer follows below).
+  const sameText = fromOwned
+    ? {
+        accountId: request.accountId,
+        textHash: sameTextHash(body, media),
+        destinations: destinations.length,
+        at: now.getTime(),
+      }
+    : null;
+  const countInCommit = sameText !== null && !sameTextInRedis();
+  const autoBulk = sameText !== null && !countInCommit && overThreshold(await countSameTextInRedis(sameText));
   const bulk = autoBulk || (request.bulk ?? destinations.length > 1);
   const isMms = media.length > 0;
   const segments = countSegments(body);
@@ -190,11 +199,7 @@ export async function sendMessages(input: {
         messageId,
         accountId: request.accountId,
         status: "queued",
-        statusDetails: autoBulk
-          ? "bulk: the same text went to more than 20 destinations within 10 minutes"
-          : bulk
-            ? "bulk"
-            : "",
+        statusDetails: autoBulk ? AUTO_BULK_DETAIL : bulk ? "bulk" : "",
         createdAt: now,
       });
     }
@@ -214,7 +219,15 @@ export async function sendMessages(input: {
   if (!fromOwned) Object.assign(data, FROM_NOT_OWNED);
   const envelope = successEnvelope("MessageCreateSuccessful", data);
   if (input.idempotency) write.idempotency = input.idempotency.record(envelope);
+  if (countInCommit) {
+    // The answer stored for the Idempotency-Key if the commit's count makes this send bulk.
+    const bulkResponseBody = input.idempotency
+      ? JSON.stringify({ ...envelope, data: { ...envelope.data, bulk: true } })
+      : undefined;
+    write.sameText = { ...sameText, bulkResponseBody };
+  }
   if (request.conversational && fromOwned) await attachConversations(request.accountId, from, write.messages, now);
-  await commitSendWrite(write);
+  const { autoBulk: madeBulk } = await commitSendWrite(write);
+  if (madeBulk) envelope.data!.bulk = true;
   return envelope;
 }

@@ -1,34 +1,86 @@
 import { createHash } from "node:crypto";
 
 // The decision: the service marks a message bulk on its own when the same body goes from one account to more than
-// 20 destinations within 10 minutes. Counted per server process (a deployment with several servers counts per
-// server, so the threshold there is per server).
+// 20 destinations within 10 minutes. Counted for the whole deployment: per account, text and second, in the
+// database (committed with the send's group commit) or in Redis when REDIS_URL is set.
 export const AUTO_BULK_DESTINATIONS = 20;
-export const AUTO_BULK_WINDOW_MS = 10 * 60_000;
-const MAX_TRACKED = 50_000;
+export const AUTO_BULK_WINDOW_SECONDS = 600;
+/** The queued SDR's statusDetails of a message made bulk by this rule. */
+export const AUTO_BULK_DETAIL = "bulk: the same text went to more than 20 destinations within 10 minutes";
+/**
+ * Each bucket of the window holds at least one destination, so once this many buckets are in the window the sum is
+ * over the threshold whatever they hold: reading the newest `WINDOW_ROWS_NEEDED` is exact and bounded.
+ */
+export const WINDOW_ROWS_NEEDED = AUTO_BULK_DESTINATIONS + 1;
 
-interface Seen {
+/** What one send adds to the count: its account, text and destinations, at a moment (ms since the epoch). */
+export interface SameTextEntry {
+  accountId: string;
+  textHash: string;
+  destinations: number;
   at: number;
-  count: number;
 }
 
-export class SameTextCounter {
-  private readonly seen = new Map<string, Seen[]>();
+/** The text as counted: body and media, hashed (the counter never stores a customer's text). */
+export function sameTextHash(body: string, media: readonly string[]): string {
+  return createHash("sha256").update(body).update("\0").update(media.join("\0")).digest("base64url");
+}
 
-  /** Records `destinations` more for this account and text at `now`; true when the window now holds more than 20. */
-  record(accountId: string, body: string, destinations: number, now: number): boolean {
-    const key = createHash("sha1").update(accountId).update("\0").update(body).digest("base64");
-    const recent = (this.seen.get(key) ?? []).filter((s) => now - s.at < AUTO_BULK_WINDOW_MS);
-    recent.push({ at: now, count: destinations });
-    if (!this.seen.has(key) && this.seen.size >= MAX_TRACKED) this.prune(now);
-    this.seen.set(key, recent);
-    return recent.reduce((sum, s) => sum + s.count, 0) > AUTO_BULK_DESTINATIONS;
-  }
+/** The bucket (second since the epoch) a send at `at` is counted in. */
+export function bucketOf(at: number): number {
+  return Math.floor(at / 1000);
+}
 
-  private prune(now: number): void {
-    for (const [key, list] of this.seen) {
-      if (list.every((s) => now - s.at >= AUTO_BULK_WINDOW_MS)) this.seen.delete(key);
-    }
-    if (this.seen.size >= MAX_TRACKED) this.seen.clear();
+/**
+ * The first bucket of the window of a send at `at`. Buckets [start, bucketOf(at)] count: every send in them is less
+ * than 600 s old (the oldest bucket begins at most 599.999 s before `at`'s second began), and every send less than
+ * 599 s old is in them. So traffic older than 10 minutes never counts and traffic of the last 599 s always does:
+ * exact to the second.
+ */
+export function windowStart(at: number): number {
+  return bucketOf(at) - (AUTO_BULK_WINDOW_SECONDS - 1);
+}
+
+/** Buckets before this one can no longer count for any send at or after `at`: pruned. */
+export function pruneBefore(at: number): number {
+  return windowStart(at);
+}
+
+export function overThreshold(total: number): boolean {
+  return total > AUTO_BULK_DESTINATIONS;
+}
+
+/**
+ * The window's total for each entry of one batch, in batch order, as the batch's counter statement leaves it:
+ * `after` is each touched bucket's count after the batch's increments (by `${accountId} ${textHash} ${bucket}`),
+ * `others` each key's sum over the window's other buckets (capped: at most WINDOW_ROWS_NEEDED buckets read, which
+ * is enough, see above). An entry counts everything before it in the batch and nothing after it.
+ */
+export function batchTotals(
+  entries: readonly SameTextEntry[],
+  after: ReadonlyMap<string, number>,
+  others: ReadonlyMap<string, number>,
+): number[] {
+  const batchSum = new Map<string, number>();
+  const touched = new Map<string, Set<number>>();
+  for (const e of entries) {
+    const key = `${e.accountId} ${e.textHash}`;
+    batchSum.set(key, (batchSum.get(key) ?? 0) + e.destinations);
+    const buckets = touched.get(key) ?? new Set<number>();
+    buckets.add(bucketOf(e.at));
+    touched.set(key, buckets);
   }
+  const totalAfter = new Map<string, number>();
+  for (const [key, buckets] of touched) {
+    let total = others.get(key) ?? 0;
+    for (const b of buckets) total += after.get(`${key} ${b}`) ?? 0;
+    totalAfter.set(key, total);
+  }
+  const running = new Map<string, number>();
+  return entries.map((e) => {
+    const key = `${e.accountId} ${e.textHash}`;
+    const cumulative = (running.get(key) ?? 0) + e.destinations;
+    running.set(key, cumulative);
+    return totalAfter.get(key)! - batchSum.get(key)! + cumulative;
+  });
 }
