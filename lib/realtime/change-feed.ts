@@ -46,6 +46,13 @@ export async function startChangeFeed(io: Server, pollMs: number): Promise<Chang
   const hasAudience = (accountId: string) => io.of("/").adapter.rooms.has(accountRoom(accountId));
 
   async function pollOnce(): Promise<void> {
+    // Nobody is watching on this server: skip to the end of the log instead of reading every change (a browser that
+    // connects later asks for what it missed through catch-up, which reads the log itself).
+    if (io.of("/").sockets.size === 0) {
+      last = (await db().sdr.findFirst({ orderBy: { id: "desc" }, select: { id: true } }))?.id ?? last;
+      gaps.clear();
+      return;
+    }
     const now = Date.now();
     for (const [id, until] of gaps) if (until < now) gaps.delete(id);
     const gapIds = [...gaps.keys()];
