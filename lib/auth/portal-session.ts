@@ -1,6 +1,6 @@
 import { getServerSession, type Session } from "next-auth";
 import { authOptions, type PortalSession } from "./auth-options";
-import { db } from "../db/client";
+import { activeUser } from "./active-user";
 
 export type PortalUser = PortalSession["user"] & { name: string };
 
@@ -24,18 +24,7 @@ export function portalUser(session: Session | null): PortalSession["user"] | nul
 export async function userOfSession(session: Session | null): Promise<PortalUser | null> {
   const claimed = portalUser(session);
   if (!claimed) return null;
-  const user = await db().user.findUnique({
-    where: { id: claimed.id },
-    select: { id: true, email: true, name: true, accountId: true, role: true, disabledAt: true },
-  });
-  if (!user || user.disabledAt || user.accountId !== claimed.accountId) return null;
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    accountId: user.accountId,
-    role: user.role === "admin" ? "admin" : "agent",
-  };
+  return activeUser(claimed.id, claimed.accountId);
 }
 
 /** The signed-in user of the current request (server components, route handlers), or null. */

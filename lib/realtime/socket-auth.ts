@@ -1,12 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import { getToken } from "next-auth/jwt";
 import { sessionSecret } from "../env";
-import { db } from "../db/client";
+import { activeUser } from "../auth/active-user";
 
 /**
  * The portal user of a socket.io handshake: the next-auth session cookie, decoded with the portal's secret exactly
- * as next-auth does for a page, then the user read again from the database (a disabled user, or one moved to
- * another account, is refused). No session, no socket.
+ * as next-auth does for a page, then the same check as pages and routes (lib/auth/active-user.ts). No session, no
+ * socket.
  */
 export async function socketUser(request: IncomingMessage): Promise<{ id: string; accountId: string } | null> {
   const cookieHeader = request.headers.cookie ?? "";
@@ -29,11 +29,6 @@ export async function socketUser(request: IncomingMessage): Promise<{ id: string
     secureCookie: secure,
   });
   if (!token?.sub) return null;
-  // As lib/auth/portal-session.ts does for pages (not imported here: it loads next-auth's page helpers).
-  const user = await db().user.findUnique({
-    where: { id: token.sub },
-    select: { id: true, accountId: true, disabledAt: true },
-  });
-  if (!user || user.disabledAt || user.accountId !== token.accountId) return null;
-  return { id: user.id, accountId: user.accountId };
+  const user = await activeUser(token.sub, token.accountId);
+  return user && { id: user.id, accountId: user.accountId };
 }
