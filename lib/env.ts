@@ -31,6 +31,11 @@ const schema = z.object({
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
   // Largest accepted request body, in bytes.
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  // Longest a listing query (GET /v3/messages, the portal's Messages page) may run before it is stopped and the
+  // caller told to narrow it; on PostgreSQL every statement of the server and worker is bounded by it too.
+  STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
+  // A listing's total above 10,000 matches is counted at most once in this many seconds per account and filter.
+  LISTING_TOTAL_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   // The delivery worker: started inside the server unless told not to (then run `npm run worker` beside it).
   PARLEY_WORKER: boolean.default(true),
   WORKER_POLL_MS: z.coerce.number().int().min(10).max(5000).default(100),

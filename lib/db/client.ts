@@ -4,6 +4,7 @@ import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
 import { databaseProvider, env, type DatabaseProvider } from "../env";
 import { sqliteFilePath } from "./sqlite-path";
+import { closeListingReaders } from "./listing-reader";
 
 // Both generated clients have the same API (they come from one schema), so the SQLite client's type stands for
 // either. The few provider differences (case-insensitive `contains`) are handled where they arise.
@@ -39,7 +40,12 @@ export function db(): Db {
           transactionOptions: TRANSACTION_OPTIONS,
         })
       : (new PostgresClient({
-          adapter: new PrismaPg({ connectionString: url, max: 20 }),
+          // Every statement bounded: a query that runs away is cancelled by PostgreSQL, not waited for.
+          adapter: new PrismaPg({
+            connectionString: url,
+            max: 20,
+            statement_timeout: env().STATEMENT_TIMEOUT_SECONDS * 1000,
+          }),
           transactionOptions: TRANSACTION_OPTIONS,
         }) as unknown as Db);
   holder.__parleyDb = { client, provider, url };
@@ -77,6 +83,7 @@ export async function disconnectDb(): Promise<void> {
   const writer = globalThis as unknown as { __parleySendWriter?: { writer: { close(): void } } };
   writer.__parleySendWriter?.writer.close();
   writer.__parleySendWriter = undefined;
+  closeListingReaders();
   const current = holder.__parleyDb;
   holder.__parleyDb = undefined;
   if (current) await current.client.$disconnect();

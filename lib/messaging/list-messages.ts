@@ -1,108 +1,252 @@
 import { assertAccount, type ApiPrincipal } from "../api/authenticate";
+import { ApiError } from "../api/api-error";
 import { successEnvelope, type Envelope } from "../api/envelope";
-import { db, dbProvider } from "../db/client";
-import type { Prisma } from "../db/generated/sqlite/client";
-import { listingSelect, toListingResult, type ListingResult, type ListingRow } from "./message-serializers";
+import { dbProvider } from "../db/client";
+import { env } from "../env";
+import { boundValue, placeholder, type ColumnKind } from "../db/insert-rows";
+import { readListing, StatementTimeout, type ListingRow as RawRow } from "../db/listing-reader";
+import { toListingResult, type ListingResult, type ListingRow } from "./message-serializers";
 import type { ListQuery } from "./list-schema";
 
-const SORT_COLUMNS = {
-  timestamp: "createdAt",
-  from: "fromNumber",
-  to: "toNumber",
-  status: "status",
-  direction: "direction",
-  messageType: "messageType",
-  numSegments: "numSegments",
-} as const;
+// GET /v3/messages (and the portal's Messages page) in SQL of its own, read through lib/db/listing-reader: off the
+// event loop, under the statement timeout, with costs that stay flat as an account grows to millions of messages.
+// Every filter and sort has an index that starts with the account; the body filter uses a trigram index
+// (SQLite FTS5, PostgreSQL pg_trgm); counts beyond TOTAL_EXACT_UP_TO are cached.
 
-function whereOf(query: ListQuery): Prisma.MessageWhereInput {
-  const where: Prisma.MessageWhereInput = { accountId: query.accountId };
-  if (query.messageId) where.id = query.messageId;
-  if (query.referenceId) where.referenceId = query.referenceId;
-  if (query.from) where.fromNumber = query.from;
-  if (query.to) where.toNumber = query.to;
-  if (query.messageType) where.messageType = query.messageType;
-  if (query.direction) where.direction = query.direction;
-  if (query.status) where.status = query.status;
-  if (query.body) {
-    // The decision: a case-insensitive substring. Prisma turns `contains` into LIKE '%' || value || '%' without
-    // escaping the value, so '%' and '_' (and '\' on PostgreSQL) would act as wildcards. PostgreSQL: the insensitive
-    // mode (ILIKE; the SQLite client's types do not know it), with the value escaped by backslashes, LIKE's default
-    // escape character there. SQLite: its LIKE has no escape character unless the query names one (Prisma does
-    // not) and ignores the case of ASCII letters only; see exactBodyPage for the needles LIKE cannot match exactly.
-    where.body =
-      dbProvider() === "postgresql"
-        ? ({ contains: query.body.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" } as Prisma.StringFilter)
-        : { contains: sqliteNeedsExactScan(query.body) ? sqliteSupersetPattern(query.body) : query.body };
-  }
-  if (query.timestampBegin || query.timestampEnd) {
-    where.createdAt = {
-      ...(query.timestampBegin ? { gte: query.timestampBegin } : {}),
-      ...(query.timestampEnd ? { lt: query.timestampEnd } : {}),
-    };
-  }
-  return where;
-}
+const SORT_COLUMNS: Record<ListQuery["sortBy"], [column: string, kind: ColumnKind]> = {
+  timestamp: ["createdAt", "date"],
+  from: ["fromNumber", "text"],
+  to: ["toNumber", "text"],
+  status: ["status", "text"],
+  direction: ["direction", "text"],
+  messageType: ["messageType", "text"],
+  numSegments: ["numSegments", "int"],
+};
 
-const EXACT_SCAN_BATCH = 1000;
+/** Up to this many matches, `total` is counted for every page; beyond it, at most once per cache period. */
+export const TOTAL_EXACT_UP_TO = 10_000;
+/** A body needle with at least this many characters can use the trigram index. */
+const TRIGRAM = 3;
 
-/** A letter outside ASCII that has case (é/É): SQLite's LIKE compares it exactly. */
-function isCasedNonAscii(char: string): boolean {
-  return char > "\x7f" && char.toLowerCase() !== char.toUpperCase();
-}
+const SELECT_COLUMNS = ["id", "accountId", "fromNumber", "toNumber", "messageType", "direction", "body", "media"]
+  .concat(["numSegments", "status", "referenceId"])
+  .map((c) => `m."${c}"`)
+  .join(", ");
 
-/** SQLite's LIKE alone is exact for the needle unless it has a wildcard character or a cased non-ASCII letter. */
-function sqliteNeedsExactScan(needle: string): boolean {
-  return /[%_]/.test(needle) || Array.from(needle).some(isCasedNonAscii);
-}
-
-/** The LIKE value that matches at least every body the needle matches: a cased non-ASCII letter becomes '_'. */
-function sqliteSupersetPattern(needle: string): string {
-  return Array.from(needle, (char) => (isCasedNonAscii(char) ? "_" : char)).join("");
-}
-
-/** Lower case, character by character (so that lengths, and LIKE's '_' per character, still line up). */
-function foldCase(text: string): string {
+/** Lower case, character by character (as the SQLite reader's parley_contains folds the bodies). */
+export function foldCase(text: string): string {
   return Array.from(text, (char) => {
     const lower = char.toLowerCase();
     return Array.from(lower).length === 1 ? lower : char;
   }).join("");
 }
 
-/**
- * SQLite with a needle LIKE cannot match exactly: the LIKE superset (whereOf) is read in the listing's order, batch
- * by batch, and the exact case-insensitive substring test runs here, counting the matches and keeping the page.
- */
-async function exactBodyPage(
-  where: Prisma.MessageWhereInput,
-  orderBy: Prisma.MessageOrderByWithRelationInput[],
-  query: ListQuery,
-): Promise<{ total: number; rows: ListingRow[] }> {
-  const client = db();
-  const needle = foldCase(query.body!);
-  let total = 0;
-  const pageIds: string[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const batch = await client.message.findMany({
-      where,
-      orderBy,
-      take: EXACT_SCAN_BATCH,
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      select: { id: true, body: true },
-    });
-    for (const row of batch) {
-      if (!foldCase(row.body).includes(needle)) continue;
-      if (total >= query.start && pageIds.length < query.count) pageIds.push(row.id);
-      total += 1;
-    }
-    if (batch.length < EXACT_SCAN_BATCH) break;
-    cursor = batch[batch.length - 1]!.id;
+/** A query under construction: conditions and their parameters in order. */
+class Statement {
+  readonly params: unknown[] = [];
+  readonly conditions: string[] = [];
+  constructor(readonly postgres: boolean) {}
+
+  value(value: unknown, kind: ColumnKind = "text"): string {
+    this.params.push(boundValue(kind, value));
+    return placeholder(this.params.length, kind);
   }
-  if (pageIds.length === 0) return { total, rows: [] };
-  const pageRows = await client.message.findMany({ where: { id: { in: pageIds } }, select: listingSelect });
-  const byId = new Map(pageRows.map((row) => [row.id, row]));
-  return { total, rows: pageIds.flatMap((id) => byId.get(id) ?? []) };
+
+  where(condition: string): void {
+    this.conditions.push(condition);
+  }
+
+  clause(): string {
+    return this.conditions.length ? `WHERE ${this.conditions.join(" AND ")}` : "";
+  }
+}
+
+interface Plan {
+  /** FROM … (with the alias m for Message), and how the body filter narrows it. */
+  from: (s: Statement) => string;
+  body: (s: Statement) => void;
+}
+
+const MESSAGE_FROM = () => `"Message" m`;
+
+/** How the body filter runs: through the trigram index when the needle is long and rare enough, else by scanning. */
+async function bodyPlan(query: ListQuery): Promise<Plan> {
+  if (!query.body) return { from: MESSAGE_FROM, body: () => {} };
+  const needle = foldCase(query.body);
+  if (dbProvider() === "postgresql") {
+    // pg_trgm's index on lower(body) serves LIKE; the planner picks it or the ordered scan by the needle's rarity.
+    const pattern = `%${needle.replace(/[\\%_]/g, "\\$&")}%`;
+    return { from: MESSAGE_FROM, body: (s) => s.where(`lower(m."body") LIKE ${s.value(pattern)}`) };
+  }
+  const exact = (s: Statement) => s.where(`parley_contains(m."body", ${s.value(needle)})`);
+  if (Array.from(needle).length >= TRIGRAM) {
+    const match = `"${needle.replace(/"/g, '""')}"`;
+    const [{ n }] = (await readListing(
+      `SELECT count(*) AS n FROM (SELECT rowid FROM "MessageBodySearch" WHERE "MessageBodySearch" MATCH ? LIMIT ${TOTAL_EXACT_UP_TO + 1})`,
+      [match],
+    )) as [{ n: number }];
+    // Few bodies hold it (in any account): read just those. Many do: the ordered scan finds a page soon.
+    if (n <= TOTAL_EXACT_UP_TO)
+      return {
+        from: (s) =>
+          `(SELECT rowid AS r FROM "MessageBodySearch" WHERE "MessageBodySearch" MATCH ${s.value(match)}) b CROSS JOIN "Message" m ON m.rowid = b.r`,
+        body: exact,
+      };
+  }
+  return { from: MESSAGE_FROM, body: exact };
+}
+
+/** The filters of the query (not its paging): what `total` counts. */
+function filter(s: Statement, query: ListQuery, plan: Plan): string {
+  const from = plan.from(s);
+  s.where(`m."accountId" = ${s.value(query.accountId)}`);
+  const equal: [keyof ListQuery, string][] = [
+    ["messageId", "id"],
+    ["referenceId", "referenceId"],
+    ["from", "fromNumber"],
+    ["to", "toNumber"],
+    ["messageType", "messageType"],
+    ["direction", "direction"],
+    ["status", "status"],
+  ];
+  for (const [key, column] of equal) {
+    if (query[key] !== undefined) s.where(`m."${column}" = ${s.value(query[key])}`);
+  }
+  if (query.timestampBegin) s.where(`m."createdAt" >= ${s.value(query.timestampBegin, "date")}`);
+  if (query.timestampEnd) s.where(`m."createdAt" < ${s.value(query.timestampEnd, "date")}`);
+  plan.body(s);
+  // SQLite's statement timeout, checked per row examined (see lib/db/sqlite-listing-thread.mjs).
+  if (!s.postgres) s.where("parley_deadline()");
+  return from;
+}
+
+interface Anchor {
+  value: unknown;
+  createdAt: unknown;
+  id: string;
+}
+
+/** The cursor message's sort values; a messageId that is not one of the account's is refused. */
+async function anchorOf(query: ListQuery, name: "after" | "before"): Promise<Anchor> {
+  const [column] = SORT_COLUMNS[query.sortBy];
+  const s = new Statement(dbProvider() === "postgresql");
+  // PostgreSQL: times as text, bound back as they are (pg would read a timestamp without zone as local time).
+  const text = (c: string) => (s.postgres && (c === "createdAt") ? `m."${c}"::text` : `m."${c}"`);
+  const rows = await readListing(
+    `SELECT ${text(column)} AS v, ${text("createdAt")} AS c, m."id" AS id FROM "Message" m
+     WHERE m."accountId" = ${s.value(query.accountId)} AND m."id" = ${s.value(query[name])}`,
+    s.params,
+  );
+  if (rows.length === 0)
+    throw new ApiError("InvalidRequest", {
+      detail: `'${name}' must be the messageId of a message of the account`,
+      field: name,
+    });
+  const row = rows[0]!;
+  return { value: row.v, createdAt: row.c, id: String(row.id) };
+}
+
+/** Rows strictly beyond the anchor in the direction `op` (< or >), as an expanded row comparison indexes can use. */
+function beyond(s: Statement, query: ListQuery, anchor: Anchor, op: "<" | ">"): void {
+  const [column, kind] = SORT_COLUMNS[query.sortBy];
+  // The anchor's values came from the database in stored form: bound again as they are.
+  const raw = (value: unknown, k: ColumnKind) => {
+    s.params.push(value);
+    return placeholder(s.params.length, k);
+  };
+  const id = `(m."createdAt" ${op} ${raw(anchor.createdAt, "date")} OR (m."createdAt" = ${raw(anchor.createdAt, "date")} AND m."id" ${op} ${raw(anchor.id, "text")}))`;
+  if (column === "createdAt") {
+    s.where(`m."createdAt" ${op}= ${raw(anchor.createdAt, "date")}`);
+    s.where(id);
+    return;
+  }
+  s.where(`m."${column}" ${op}= ${raw(anchor.value, kind)}`);
+  s.where(`(m."${column}" ${op} ${raw(anchor.value, kind)} OR (m."${column}" = ${raw(anchor.value, kind)} AND ${id}))`);
+}
+
+function orderBy(query: ListQuery, reverse: boolean): string {
+  const [column] = SORT_COLUMNS[query.sortBy];
+  const dir = (query.sortDir === "desc") !== reverse ? "DESC" : "ASC";
+  // The id (UUIDv7, time-ordered) breaks ties so that pages never repeat or skip a message.
+  const keys = column === "createdAt" ? ["createdAt", "id"] : [column, "createdAt", "id"];
+  return keys.map((key) => `m."${key}" ${dir}`).join(", ");
+}
+
+const totals = new Map<string, { total: number; at: number }>();
+const TOTALS_KEPT = 1000;
+
+/** The number of matches: exact up to TOTAL_EXACT_UP_TO on every call; above, cached per account and filters. */
+async function countMatches(query: ListQuery, plan: Plan): Promise<number> {
+  const postgres = dbProvider() === "postgresql";
+  const bounded = new Statement(postgres);
+  const from = filter(bounded, query, plan);
+  const [{ n }] = (await readListing(
+    `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${bounded.clause()} LIMIT ${TOTAL_EXACT_UP_TO + 1}) t`,
+    bounded.params,
+  )) as [{ n: number | string }];
+  if (Number(n) <= TOTAL_EXACT_UP_TO) return Number(n);
+
+  const filters = [query.messageId, query.referenceId, query.from, query.to, query.messageType, query.direction];
+  filters.push(query.status, query.body, query.timestampBegin?.toISOString(), query.timestampEnd?.toISOString());
+  const key = JSON.stringify([env().DATABASE_URL, query.accountId, filters]);
+  const cached = totals.get(key);
+  const maxAge = env().LISTING_TOTAL_CACHE_SECONDS * 1000;
+  if (cached && Date.now() - cached.at < maxAge) return cached.total;
+  const full = new Statement(postgres);
+  const fullFrom = filter(full, query, plan);
+  try {
+    const [{ n: all }] = (await readListing(
+      `SELECT count(*) AS n FROM ${fullFrom} ${full.clause()}`,
+      full.params,
+    )) as [{ n: number | string }];
+    if (totals.size >= TOTALS_KEPT) totals.delete(totals.keys().next().value!);
+    totals.set(key, { total: Number(all), at: Date.now() });
+    return Number(all);
+  } catch (error) {
+    // Counting every match would take longer than the statement timeout: the page still answers, with a lower bound.
+    if (error instanceof StatementTimeout) return cached?.total ?? TOTAL_EXACT_UP_TO + 1;
+    throw error;
+  }
+}
+
+function toRow(raw: RawRow): ListingRow {
+  const stamp = String(raw.createdAt);
+  // SQLite stores "2026-11-22T19:00:00.000+00:00"; PostgreSQL's text of a timestamp(3) is "2026-11-22 19:00:00.12".
+  const createdAt = new Date(/[zZ]|[+-]\d\d:\d\d$/.test(stamp) ? stamp : `${stamp.replace(" ", "T")}Z`);
+  return {
+    id: String(raw.id),
+    accountId: String(raw.accountId),
+    fromNumber: String(raw.fromNumber),
+    toNumber: String(raw.toNumber),
+    createdAt,
+    messageType: String(raw.messageType),
+    direction: String(raw.direction),
+    body: String(raw.body),
+    media: String(raw.media),
+    numSegments: Number(raw.numSegments),
+    status: String(raw.status),
+    referenceId: raw.referenceId === null ? null : String(raw.referenceId),
+  };
+}
+
+async function readPage(query: ListQuery, plan: Plan): Promise<ListingRow[]> {
+  const postgres = dbProvider() === "postgresql";
+  const s = new Statement(postgres);
+  const from = filter(s, query, plan);
+  const cursor = query.after ?? query.before;
+  if (cursor) {
+    const anchor = await anchorOf(query, query.after ? "after" : "before");
+    const forward = query.sortDir === "desc" ? "<" : ">";
+    beyond(s, query, anchor, query.after ? forward : forward === "<" ? ">" : "<");
+  }
+  const createdAt = postgres ? `m."createdAt"::text AS "createdAt"` : `m."createdAt" AS "createdAt"`;
+  const rows = await readListing(
+    `SELECT ${SELECT_COLUMNS}, ${createdAt} FROM ${from} ${s.clause()}
+     ORDER BY ${orderBy(query, Boolean(query.before))} LIMIT ${query.count} OFFSET ${query.start}`,
+    s.params,
+  );
+  const page = rows.map(toRow);
+  return query.before ? page.reverse() : page;
 }
 
 export interface MessagePage {
@@ -112,25 +256,22 @@ export interface MessagePage {
 }
 
 /**
- * One page of an account's messages and the total for the query (the account is part of every `where`): the
- * listing of GET /v3/messages and of the portal's Messages page.
+ * One page of an account's messages and the total for the query (the account is part of every query): the listing
+ * of GET /v3/messages and of the portal's Messages page. A query that runs past STATEMENT_TIMEOUT_SECONDS answers
+ * 503 QueryTimeout.
  */
 export async function queryMessages(query: ListQuery): Promise<MessagePage> {
-  const where = whereOf(query);
-  const column = SORT_COLUMNS[query.sortBy];
-  // The id (UUIDv7, time-ordered) breaks ties so that pages never repeat or skip a message.
-  const orderBy: Prisma.MessageOrderByWithRelationInput[] = [{ [column]: query.sortDir }];
-  if (column !== "createdAt") orderBy.push({ createdAt: query.sortDir });
-  orderBy.push({ id: query.sortDir });
-  const client = db();
-  const [total, rows] =
-    query.body && dbProvider() === "sqlite" && sqliteNeedsExactScan(query.body)
-      ? await exactBodyPage(where, orderBy, query).then((page) => [page.total, page.rows] as const)
-      : await Promise.all([
-          client.message.count({ where }),
-          client.message.findMany({ where, orderBy, skip: query.start, take: query.count, select: listingSelect }),
-        ]);
-  return { total, position: query.start, results: rows.map(toListingResult) };
+  try {
+    const plan = await bodyPlan(query);
+    const [total, rows] = await Promise.all([countMatches(query, plan), readPage(query, plan)]);
+    return { total, position: query.start, results: rows.map(toListingResult) };
+  } catch (error) {
+    if (error instanceof StatementTimeout)
+      throw new ApiError("QueryTimeout", {
+        detail: `The query ran longer than ${env().STATEMENT_TIMEOUT_SECONDS} s and was stopped: narrow it (a time range, 'from', 'status') or page with 'after' instead of a large 'start'`,
+      });
+    throw error;
+  }
 }
 
 /** GET /v3/messages: one page of the account's messages and the total for the query. */

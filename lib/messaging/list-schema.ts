@@ -78,6 +78,22 @@ export const listQuerySchema = z.object({
       description: "Number of results to return, 1 to 1000.",
     })
     .optional(),
+  after: z
+    .string()
+    .meta({
+      format: "uuid",
+      description:
+        "Keyset paging: only the results that come after this message in the listing's order (pass the last messageId of a page to get the next one). Costs the same at any depth, unlike a large `start`. The message must be one of the account's; `start` then counts from it.",
+    })
+    .optional(),
+  before: z
+    .string()
+    .meta({
+      format: "uuid",
+      description:
+        "Keyset paging backwards: only the results that come before this message in the listing's order (pass the first messageId of a page to get the previous one). Not with `after`.",
+    })
+    .optional(),
   sortBy: z
     .enum(SORT_FIELDS)
     .meta({ default: "timestamp", description: "Field to sort by; ties are broken by time, then by messageId." })
@@ -102,6 +118,9 @@ export interface ListQuery {
   timestampEnd?: Date;
   start: number;
   count: number;
+  /** Keyset paging: results after (or before) this message in the listing's order. */
+  after?: string;
+  before?: string;
   sortBy: (typeof SORT_FIELDS)[number];
   sortDir: "asc" | "desc";
   /** The parameters as given, echoed in the response's data. */
@@ -181,6 +200,13 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
       throw invalid(name, "must be ISO 8601 (2026-11-21T22:52:12Z) or 'YYYY-MM-DD HH:mm:ss.SSS' (UTC)");
     query[name] = date;
   }
+  for (const name of ["after", "before"] as const) {
+    const value = get(name);
+    if (value === undefined) continue;
+    if (!UUID_PATTERN.test(value)) throw invalid(name, "must be the messageId (a UUID) of a message of the account");
+    query[name] = value.toLowerCase();
+  }
+  if (query.after && query.before) throw invalid("before", "cannot be given together with 'after'");
   const start = get("start");
   if (start !== undefined) query.start = integer("start", start, 0, 1_000_000_000);
   const count = get("count");

@@ -1,0 +1,121 @@
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import pg from "pg";
+import { env } from "../env";
+import { dbProvider } from "./client";
+import { sqliteFilePath } from "./sqlite-path";
+
+// Where listings read: queries whose cost grows with the data (GET /v3/messages and the portal's Messages page), off
+// the server's event loop and under a statement timeout. SQLite: reader threads with read-only connections of their
+// own (better-sqlite3 blocks the thread it runs on); PostgreSQL: a small pool of its own whose connections carry
+// statement_timeout, so the server's other queries never wait behind a listing for a connection.
+
+/** A listing query ran past STATEMENT_TIMEOUT_SECONDS and was stopped. */
+export class StatementTimeout extends Error {
+  constructor() {
+    super("statement timeout");
+  }
+}
+
+export type ListingRow = Record<string, unknown>;
+
+const READERS = 2;
+
+class SqliteReaders {
+  private readonly threads: { worker: Worker; pending: number }[] = [];
+  private nextId = 1;
+  private readonly waiting = new Map<
+    number,
+    { resolve: (rows: ListingRow[]) => void; reject: (error: Error) => void; thread: { pending: number } }
+  >();
+
+  constructor(file: string) {
+    // Resolved from the project root at run time, so that Next's bundler leaves the thread's file alone.
+    const script = join(/*turbopackIgnore: true*/ process.cwd(), "lib/db/sqlite-listing-thread.mjs");
+    for (let i = 0; i < READERS; i++) {
+      const thread = { worker: new Worker(script, { workerData: { file } }), pending: 0 };
+      thread.worker.unref();
+      thread.worker.on(
+        "message",
+        (reply: { id: number; ok: boolean; rows?: ListingRow[]; timedOut?: boolean; message?: string }) => {
+          const entry = this.waiting.get(reply.id);
+          if (!entry) return;
+          this.waiting.delete(reply.id);
+          if (--thread.pending === 0) thread.worker.unref();
+          if (reply.ok) entry.resolve(reply.rows ?? []);
+          else entry.reject(reply.timedOut ? new StatementTimeout() : new Error(reply.message ?? "SQLite read failed"));
+        },
+      );
+      thread.worker.on("error", (error) => {
+        for (const [id, entry] of this.waiting) {
+          if (entry.thread !== thread) continue;
+          this.waiting.delete(id);
+          entry.reject(error);
+        }
+        thread.pending = 0;
+      });
+      this.threads.push(thread);
+    }
+  }
+
+  all(sql: string, params: unknown[], timeoutMs: number): Promise<ListingRow[]> {
+    const thread = this.threads.reduce((a, b) => (b.pending < a.pending ? b : a));
+    const id = this.nextId++;
+    return new Promise<ListingRow[]>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject, thread });
+      if (thread.pending++ === 0) thread.worker.ref();
+      thread.worker.postMessage({ id, sql, params, timeoutMs });
+    });
+  }
+
+  close(): void {
+    for (const { worker } of this.threads) worker.postMessage({ type: "close" });
+  }
+}
+
+const holder = globalThis as unknown as {
+  __parleyListing?: { url: string; sqlite?: SqliteReaders; pool?: pg.Pool };
+};
+
+function readers(): NonNullable<typeof holder.__parleyListing> {
+  const url = env().DATABASE_URL;
+  if (holder.__parleyListing?.url === url) return holder.__parleyListing;
+  closeListingReaders();
+  holder.__parleyListing =
+    dbProvider() === "sqlite"
+      ? { url, sqlite: new SqliteReaders(sqliteFilePath(url)) }
+      : {
+          url,
+          pool: new pg.Pool({
+            connectionString: url,
+            max: 4,
+            statement_timeout: env().STATEMENT_TIMEOUT_SECONDS * 1000,
+            allowExitOnIdle: true,
+          }),
+        };
+  return holder.__parleyListing;
+}
+
+/**
+ * The rows of one read-only query, `?` placeholders on SQLite and `$n` on PostgreSQL. Rejects with StatementTimeout
+ * when it runs longer than STATEMENT_TIMEOUT_SECONDS.
+ */
+export async function readListing(sql: string, params: unknown[]): Promise<ListingRow[]> {
+  const current = readers();
+  const timeoutMs = env().STATEMENT_TIMEOUT_SECONDS * 1000;
+  if (current.sqlite) return current.sqlite.all(sql, params, timeoutMs);
+  try {
+    return (await current.pool!.query(sql, params)).rows as ListingRow[];
+  } catch (error) {
+    // 57014 query_canceled: what statement_timeout raises.
+    if ((error as { code?: string }).code === "57014") throw new StatementTimeout();
+    throw error;
+  }
+}
+
+export function closeListingReaders(): void {
+  const current = holder.__parleyListing;
+  holder.__parleyListing = undefined;
+  current?.sqlite?.close();
+  void current?.pool?.end().catch(() => {});
+}
