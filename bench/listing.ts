@@ -175,7 +175,7 @@ async function main() {
         `${base}&from=${from}&status=delivered&timestampBegin=${day}&timestampEnd=${day}T23:59:59Z`,
       ],
       ["body: common word (shipped)", `${base}&body=shipped`],
-      ["body: rare text (user_4320.)", `${base}&body=user_4320.`],
+      ["body: rare text (user_4324.)", `${base}&body=user_4324.`],
       ["body: absent (zebra)", `${base}&body=zebra`],
       ["body=55%", `${base}&body=55%25`],
       ["body=%", `${base}&body=%25`],
@@ -194,11 +194,12 @@ async function main() {
       ["GET /v3/sdrs", `/v3/sdrs/${accountId}/${sample!.id}`],
     ];
     console.log(`\nGET /v3/messages at ${total} messages — ${machine}; ${samples} requests each after 2 warm-ups\n`);
-    console.log("| query | total | p50 ms | p95 ms | max ms |");
-    console.log("|---|---|---|---|---|");
+    console.log("| query | total | first call ms | p50 ms | p95 ms | max ms |");
+    console.log("|---|---|---|---|---|---|");
     const rows = [];
     for (const [name, path] of queries) {
-      await timed(server, path, account.headers);
+      // The first call pays for what later ones find cached (a large total is counted once a minute).
+      const cold = await timed(server, path, account.headers);
       const first = await timed(server, path, account.headers);
       if (first.json.statusCode !== 200) throw new Error(`${name}: ${JSON.stringify(first.json)}`);
       // A query slower than 5 s is measured once more, not 30 times.
@@ -208,12 +209,13 @@ async function main() {
       const row = {
         name,
         total: first.json.data?.total ?? "",
+        first: Math.round(cold.ms * 10) / 10,
         p50: Math.round(percentile(times, 50) * 10) / 10,
         p95: Math.round(percentile(times, 95) * 10) / 10,
         max: Math.round(times.at(-1)! * 10) / 10,
       };
       rows.push(row);
-      console.log(`| ${row.name} | ${row.total} | ${row.p50} | ${row.p95} | ${row.max} |`);
+      console.log(`| ${row.name} | ${row.total} | ${row.first} | ${row.p50} | ${row.p95} | ${row.max} |`);
     }
 
     // A second client sends while a first lists with the slowest query found above, back to back.

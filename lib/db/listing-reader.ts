@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
+import { availableParallelism } from "node:os";
 import pg from "pg";
 import { env } from "../env";
 import { dbProvider } from "./client";
@@ -19,7 +20,9 @@ export class StatementTimeout extends Error {
 
 export type ListingRow = Record<string, unknown>;
 
-const READERS = 2;
+// One reader per core beyond the first, so that listings never take every core from the server's event loop (on
+// 2 cores: one reader; a listing's count and page then run one after the other).
+const READERS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
 class SqliteReaders {
   private readonly threads: { worker: Worker; pending: number }[] = [];

@@ -6,6 +6,9 @@ import Database from "better-sqlite3";
 
 const sqlite = new Database(workerData.file, { readonly: true, fileMustExist: true, timeout: 10_000 });
 sqlite.pragma("query_only = ON");
+// Listings read rows all over a large file: map it, and keep more pages than SQLite's default 2 MB.
+sqlite.pragma("mmap_size = 268435456");
+sqlite.pragma("cache_size = -32768");
 
 // The statement timeout: queries that may read many rows call parley_deadline() in their WHERE clause, once per row
 // examined; past the deadline it throws, which aborts the statement (SQLite has no timeout of its own, and
@@ -22,7 +25,7 @@ sqlite.function("parley_deadline", { deterministic: false, directOnly: true }, (
 const fold = (text) =>
   Array.from(text, (char) => {
     const lower = char.toLowerCase();
-    return lower.length === char.length ? lower : char;
+    return Array.from(lower).length === 1 ? lower : char;
   }).join("");
 sqlite.function("parley_contains", { deterministic: true, directOnly: true }, (text, needle) =>
   typeof text === "string" && fold(text).includes(needle) ? 1 : 0,

@@ -1,3 +1,9 @@
+-- DropIndex
+DROP INDEX "Message_accountId_referenceId_idx";
+
+-- CreateIndex
+CREATE INDEX "Message_accountId_referenceId_createdAt_idx" ON "Message"("accountId", "referenceId", "createdAt");
+
 -- CreateIndex
 CREATE INDEX "Message_accountId_direction_createdAt_idx" ON "Message"("accountId", "direction", "createdAt");
 
