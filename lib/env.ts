@@ -32,8 +32,10 @@ const schema = z.object({
   // Largest accepted request body, in bytes.
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   // Longest a listing query (GET /v3/messages, the portal's Messages page) may run before it is stopped and the
-  // caller told to narrow it; on PostgreSQL every statement of the server and worker is bounded by it too.
-  STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
+  // caller told to narrow it (503 QueryTimeout).
+  LISTING_TIMEOUT_SECONDS: z.coerce.number().min(0.01).max(600).default(10),
+  // PostgreSQL: longest any other statement of the server or worker may run before PostgreSQL cancels it.
+  STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   // A listing's total above 10,000 matches is counted at most once in this many seconds per account and filter.
   LISTING_TOTAL_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   // The delivery worker: started inside the server unless told not to (then run `npm run worker` beside it).

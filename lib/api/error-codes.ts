@@ -20,7 +20,7 @@ export const errorCodes = {
     statusCode: 409,
     statusMessage: "Idempotency-Key was already used with a different request body",
   },
-  // A listing stopped by the statement timeout (STATEMENT_TIMEOUT_SECONDS): the seed has no code for it.
+  // A listing stopped by its timeout (LISTING_TIMEOUT_SECONDS): the seed has no code for it.
   QueryTimeout: { statusCode: 503, statusMessage: "The query took too long" },
   SystemFailure: { statusCode: 500, statusMessage: "General System Failure" },
 } as const satisfies Record<string, { statusCode: number; statusMessage: string }>;

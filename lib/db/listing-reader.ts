@@ -11,7 +11,7 @@ import { sqliteFilePath } from "./sqlite-path";
 // own (better-sqlite3 blocks the thread it runs on); PostgreSQL: a small pool of its own whose connections carry
 // statement_timeout, so the server's other queries never wait behind a listing for a connection.
 
-/** A listing query ran past STATEMENT_TIMEOUT_SECONDS and was stopped. */
+/** A listing query ran past LISTING_TIMEOUT_SECONDS and was stopped. */
 export class StatementTimeout extends Error {
   constructor() {
     super("statement timeout");
@@ -92,7 +92,7 @@ function readers(): NonNullable<typeof holder.__parleyListing> {
           pool: new pg.Pool({
             connectionString: url,
             max: 4,
-            statement_timeout: env().STATEMENT_TIMEOUT_SECONDS * 1000,
+            statement_timeout: Math.max(1, Math.round(env().LISTING_TIMEOUT_SECONDS * 1000)),
             allowExitOnIdle: true,
           }),
         };
@@ -101,11 +101,11 @@ function readers(): NonNullable<typeof holder.__parleyListing> {
 
 /**
  * The rows of one read-only query, `?` placeholders on SQLite and `$n` on PostgreSQL. Rejects with StatementTimeout
- * when it runs longer than STATEMENT_TIMEOUT_SECONDS.
+ * when it runs longer than LISTING_TIMEOUT_SECONDS.
  */
 export async function readListing(sql: string, params: unknown[]): Promise<ListingRow[]> {
   const current = readers();
-  const timeoutMs = env().STATEMENT_TIMEOUT_SECONDS * 1000;
+  const timeoutMs = env().LISTING_TIMEOUT_SECONDS * 1000;
   if (current.sqlite) return current.sqlite.all(sql, params, timeoutMs);
   try {
     return (await current.pool!.query(sql, params)).rows as ListingRow[];

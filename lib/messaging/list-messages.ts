@@ -149,7 +149,7 @@ async function anchorOf(query: ListQuery, name: "after" | "before"): Promise<Anc
   const [column] = SORT_COLUMNS[query.sortBy];
   const s = new Statement(dbProvider() === "postgresql");
   // PostgreSQL: times as text, bound back as they are (pg would read a timestamp without zone as local time).
-  const text = (c: string) => (s.postgres && (c === "createdAt") ? `m."${c}"::text` : `m."${c}"`);
+  const text = (c: string) => (s.postgres && c === "createdAt" ? `m."${c}"::text` : `m."${c}"`);
   const rows = await readListing(
     `SELECT ${text(column)} AS v, ${text("createdAt")} AS c, m."id" AS id FROM "Message" m
      WHERE m."accountId" = ${s.value(query.accountId)} AND m."id" = ${s.value(query[name])}`,
@@ -167,19 +167,23 @@ async function anchorOf(query: ListQuery, name: "after" | "before"): Promise<Anc
 /** Rows strictly beyond the anchor in the direction `op` (< or >), as an expanded row comparison indexes can use. */
 function beyond(s: Statement, query: ListQuery, anchor: Anchor, op: "<" | ">"): void {
   const [column, kind] = SORT_COLUMNS[query.sortBy];
-  // The anchor's values came from the database in stored form: bound again as they are.
+  // The anchor's values came from the database in stored form: bound again as they are. Placeholders are taken in
+  // the order they appear in the SQL (SQLite's are positional).
   const raw = (value: unknown, k: ColumnKind) => {
     s.params.push(value);
     return placeholder(s.params.length, k);
   };
-  const id = `(m."createdAt" ${op} ${raw(anchor.createdAt, "date")} OR (m."createdAt" = ${raw(anchor.createdAt, "date")} AND m."id" ${op} ${raw(anchor.id, "text")}))`;
+  const byTime = () =>
+    `(m."createdAt" ${op} ${raw(anchor.createdAt, "date")} OR (m."createdAt" = ${raw(anchor.createdAt, "date")} AND m."id" ${op} ${raw(anchor.id, "text")}))`;
   if (column === "createdAt") {
     s.where(`m."createdAt" ${op}= ${raw(anchor.createdAt, "date")}`);
-    s.where(id);
+    s.where(byTime());
     return;
   }
   s.where(`m."${column}" ${op}= ${raw(anchor.value, kind)}`);
-  s.where(`(m."${column}" ${op} ${raw(anchor.value, kind)} OR (m."${column}" = ${raw(anchor.value, kind)} AND ${id}))`);
+  const strictly = `m."${column}" ${op} ${raw(anchor.value, kind)}`;
+  const tied = `m."${column}" = ${raw(anchor.value, kind)}`;
+  s.where(`(${strictly} OR (${tied} AND ${byTime()}))`);
 }
 
 function orderBy(query: ListQuery, reverse: boolean): string {
@@ -215,10 +219,9 @@ async function countMatches(query: ListQuery, plan: Plan): Promise<number> {
   const full = new Statement(postgres);
   const fullFrom = filter(full, query, plan);
   try {
-    const [{ n: all }] = (await readListing(
-      `SELECT count(*) AS n FROM ${fullFrom} ${full.clause()}`,
-      full.params,
-    )) as [{ n: number | string }];
+    const [{ n: all }] = (await readListing(`SELECT count(*) AS n FROM ${fullFrom} ${full.clause()}`, full.params)) as [
+      { n: number | string },
+    ];
     if (totals.size >= TOTALS_KEPT) totals.delete(totals.keys().next().value!);
     totals.set(key, { total: Number(all), at: Date.now() });
     return Number(all);
@@ -277,7 +280,7 @@ export interface MessagePage {
 
 /**
  * One page of an account's messages and the total for the query (the account is part of every query): the listing
- * of GET /v3/messages and of the portal's Messages page. A query that runs past STATEMENT_TIMEOUT_SECONDS answers
+ * of GET /v3/messages and of the portal's Messages page. A query that runs past LISTING_TIMEOUT_SECONDS answers
  * 503 QueryTimeout.
  */
 export async function queryMessages(query: ListQuery): Promise<MessagePage> {
@@ -288,7 +291,7 @@ export async function queryMessages(query: ListQuery): Promise<MessagePage> {
   } catch (error) {
     if (error instanceof StatementTimeout)
       throw new ApiError("QueryTimeout", {
-        detail: `The query ran longer than ${env().STATEMENT_TIMEOUT_SECONDS} s and was stopped: narrow it (a time range, 'from', 'status') or page with 'after' instead of a large 'start'`,
+        detail: `The query ran longer than ${env().LISTING_TIMEOUT_SECONDS} s and was stopped: narrow it (a time range, 'from', 'status') or page with 'after' instead of a large 'start'`,
       });
     throw error;
   }

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../helpers/server";
+import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
+import { SEED_BODIES, seedMessages } from "../helpers/seed-messages";
+
+// GET /v3/messages on an account of tens of thousands of messages: keyset paging, the body filter through its index
+// and by scan, the listing timeout, and a send that does not wait for a slow listing.
+
+const SEEDED = 60_000;
+let server: RunningServer;
+let account: TestAccount;
+let other: TestAccount;
+
+beforeAll(async () => {
+  server = await startServer();
+  account = await createTestAccount(server, { numbers: 3 });
+  other = await createTestAccount(server, { numbers: 1 });
+  await seedMessages(account.accountId, account.numbers, SEEDED);
+  await seedMessages(other.accountId, other.numbers, 50);
+}, 180_000);
+
+afterAll(async () => {
+  await releaseFactories();
+  await server?.stop();
+});
+
+interface Result {
+  messageId: string;
+  body: string;
+  timestamp: string;
+  numSegments: number;
+  status: string;
+  from: string;
+}
+
+async function list(query: string, who: TestAccount = account) {
+  const res = await call(server, "GET", `/v3/messages?accountId=${who.accountId}&${query}`, { headers: who.headers });
+  return res;
+}
+
+async function page(query: string): Promise<{ total: number; results: Result[] }> {
+  const res = await list(query);
+  expect(res.status, res.text).toBe(200);
+  return res.json.data;
+}
+
+/** How many seeded bodies hold the needle, ignoring case: what `total` must say. */
+function expectedMatches(needle: string): number {
+  const folded = needle.toLowerCase();
+  let n = 0;
+  for (let i = 0; i < SEEDED; i++) if (SEED_BODIES[i % SEED_BODIES.length]!(i).toLowerCase().includes(folded)) n++;
+  return n;
+}
+
+describe("keyset paging with after and before", () => {
+  // A narrow slice of the account (one from number, one week) so that the walk is a few pages.
+  const slice = () => `from=${account.numbers[1]}&status=failed`;
+
+  for (const [sortBy, sortDir] of [
+    ["timestamp", "desc"],
+    ["timestamp", "asc"],
+    ["numSegments", "desc"],
+    ["to", "asc"],
+  ] as const) {
+    it(`walks the same messages as start/count, sorted by ${sortBy} ${sortDir}`, async () => {
+      const base = `${slice()}&sortBy=${sortBy}&sortDir=${sortDir}&count=200`;
+      const byOffset: string[] = [];
+      const first = await page(base);
+      expect(first.total).toBeGreaterThan(600);
+      for (let start = 0; start < first.total; start += 200)
+        byOffset.push(...(await page(`${base}&start=${start}`)).results.map((r) => r.messageId));
+      expect(new Set(byOffset).size).toBe(first.total);
+
+      const byCursor: string[] = [];
+      let after = "";
+      for (;;) {
+        const next = await page(`${base}${after ? `&after=${after}` : ""}`);
+        expect(next.total).toBe(first.total);
+        if (next.results.length === 0) break;
+        byCursor.push(...next.results.map((r) => r.messageId));
+        after = next.results.at(-1)!.messageId;
+      }
+      expect(byCursor).toEqual(byOffset);
+
+      // before: the page that precedes a message, in the listing's order.
+      const anchor = byOffset[450]!;
+      const previous = await page(`${base}&before=${anchor}`);
+      expect(previous.results.map((r) => r.messageId)).toEqual(byOffset.slice(250, 450));
+    });
+  }
+
+  it("refuses a cursor that is not a message of the account, and after with before", async () => {
+    const foreign = (await list("count=1", other)).json.data.results[0].messageId as string;
+    for (const query of [
+      `after=${foreign}`,
+      "after=0195f3a2-7c4e-7b1a-9d2e-4f5a6b7c8d9e",
+      "before=not-a-uuid",
+      `after=${foreign}&before=${foreign}`,
+    ]) {
+      const res = await list(query);
+      expect(res.status, query).toBe(400);
+      expect(res.json.status).toBe("InvalidRequest");
+      expect(["after", "before"]).toContain(res.json.data.field);
+    }
+  });
+});
+
+describe("the body filter at scale", () => {
+  // Rare needles read through the trigram index; common ones (and those under three characters) scan in order.
+  for (const needle of ["user_4324.", "55%", "shipped", "ÉMILE", "you", "%", "_4", "zebra"]) {
+    it(`counts and finds "${needle}" exactly, ignoring case`, async () => {
+      const data = await page(`body=${encodeURIComponent(needle)}&count=100`);
+      expect(data.total).toBe(expectedMatches(needle));
+      expect(data.results.length).toBe(Math.min(100, data.total));
+      for (const r of data.results) expect(r.body.toLowerCase()).toContain(needle.toLowerCase());
+      const stamps = data.results.map((r) => r.timestamp);
+      expect([...stamps].sort().reverse()).toEqual(stamps);
+    });
+  }
+});
+
+describe("bounded listings", () => {
+  it("stops a listing that runs past LISTING_TIMEOUT_SECONDS with 503 QueryTimeout, and the server goes on", async () => {
+    // A second server on the same database, with a 10 ms budget: a needle no body holds must read every row.
+    const strict = await startServer({ database: server.database, env: { LISTING_TIMEOUT_SECONDS: "0.01" } });
+    try {
+      const res = await call(strict, "GET", `/v3/messages?accountId=${account.accountId}&body=%C3%BC`, {
+        headers: account.headers,
+      });
+      expect(res.status, res.text).toBe(503);
+      expect(res.json).toMatchObject({ status: "QueryTimeout", statusCode: 503 });
+      expect(res.json.data.error_message).toMatch(/narrow it/);
+      const quick = await call(strict, "GET", `/v3/messages?accountId=${account.accountId}&referenceId=ref1`, {
+        headers: account.headers,
+      });
+      expect(quick.status, quick.text).toBe(200);
+      expect(quick.json.data.results).toHaveLength(50);
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it("answers a second client's sends promptly while the slowest listing runs back to back", async () => {
+    let listing = true;
+    let listings = 0;
+    let longest = 0;
+    const lister = (async () => {
+      while (listing) {
+        const started = performance.now();
+        // No body holds it, so every listing reads all the account's rows.
+        const res = await list("body=%C3%BC&sortBy=numSegments");
+        expect(res.status, res.text).toBe(200);
+        longest = Math.max(longest, performance.now() - started);
+        listings++;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const times: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const started = performance.now();
+      const res = await call(server, "POST", "/v3/messages", {
+        headers: account.headers,
+        body: { accountId: account.accountId, from: account.numbers[0], to: "14155550123", body: `While listing ${i}` },
+      });
+      times.push(performance.now() - started);
+      expect(res.status, res.text).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    listing = false;
+    await lister;
+    times.sort((a, b) => a - b);
+    expect(listings).toBeGreaterThan(0);
+    // The sends ran while listings were in flight, each answered well before a listing could end.
+    expect(
+      times[Math.floor(times.length / 2)]!,
+      `sends ${times.map(Math.round)} ms; listing ${longest} ms`,
+    ).toBeLessThan(100);
+  });
+});
