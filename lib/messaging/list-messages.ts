@@ -86,9 +86,12 @@ async function bodyPlan(query: ListQuery): Promise<Plan> {
     return { from: MESSAGE_FROM, body: (s) => s.where(`lower(m."body") LIKE ${s.value(pattern)}`), scan: false };
   }
   // The exact test: SQLite's lower() folds ASCII letters only, which is exact for a needle of ASCII characters
-  // (and native, so cheap); any other needle goes through the reader's own folding function.
-  // Otherwise its longest ASCII run, tested natively first, spares most rows the call into JavaScript.
-  const ascii = (needle.match(/[\x00-\x7f]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), "");
+  // (and native, so cheap); any other needle goes through the reader's own folding function, after its longest
+  // ASCII run, tested natively first, has spared most rows the call into JavaScript.
+  const ascii = Array.from(needle, (char) => (char.charCodeAt(0) < 128 ? char : "\n"))
+    .join("")
+    .split("\n")
+    .reduce((a, b) => (b.length > a.length ? b : a), "");
   const exact =
     ascii === needle
       ? (s: Statement) => s.where(`instr(lower(m."body"), ${s.value(needle)}) > 0`)
