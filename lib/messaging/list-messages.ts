@@ -83,7 +83,17 @@ async function bodyPlan(query: ListQuery): Promise<Plan> {
   if (dbProvider() === "postgresql") {
     // pg_trgm's index on lower(body) serves LIKE; the planner picks it or the ordered scan by the needle's rarity.
     const pattern = `%${needle.replace(/[\\%_]/g, "\\$&")}%`;
-    return { from: MESSAGE_FROM, body: (s) => s.where(`lower(m."body") LIKE ${s.value(pattern)}`), scan: false };
+    const body = (s: Statement) => s.where(`lower(m."body") LIKE ${s.value(pattern)}`);
+    // A needle the planner expects in many of the account's messages: counting to the bound would read as many
+    // rows as the page never needs, so the (cached) full count is taken instead, as on SQLite's scan.
+    const probe = new Statement(true);
+    probe.where(`m."accountId" = ${probe.value(query.accountId)}`);
+    body(probe);
+    const [{ "QUERY PLAN": plan }] = (await readListing(
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM "Message" m ${probe.clause()}`,
+      probe.params,
+    )) as [{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }];
+    return { from: MESSAGE_FROM, body, scan: plan[0].Plan["Plan Rows"] > 2 * TOTAL_EXACT_UP_TO };
   }
   // The exact test: SQLite's lower() folds ASCII letters only, which is exact for a needle of ASCII characters
   // (and native, so cheap); any other needle goes through the reader's own folding function, after its longest
