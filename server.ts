@@ -159,7 +159,12 @@ function printDemo(demo: DemoCredentials): void {
 }
 
 main().catch((error) => {
-  logger().fatal({ err: error }, "start-up failed");
+  // Said first, and plainly: when the configuration itself is invalid, the logger cannot start either.
   process.stderr.write(`Parley could not start: ${(error as Error).message}\n`);
+  try {
+    logger().fatal({ err: error }, "start-up failed");
+  } catch {
+    // the configuration error already said it all
+  }
   process.exit(1);
 });

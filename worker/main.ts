@@ -27,7 +27,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  logger().fatal({ err: error }, "worker failed to start");
+  // Said first, and plainly: when the configuration itself is invalid, the logger cannot start either.
   process.stderr.write(`Parley worker could not start: ${(error as Error).message}\n`);
+  try {
+    logger().fatal({ err: error }, "worker failed to start");
+  } catch {
+    // the configuration error already said it all
+  }
   process.exit(1);
 });
