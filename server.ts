@@ -14,6 +14,7 @@ import { requestIdFrom } from "./lib/api/request-id";
 import { CLIENT_IP_HEADER } from "./lib/auth/client-ip";
 import { startConfiguredWorker } from "./lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
+import { startConfiguredRetention } from "./lib/retention/start-retention";
 import { startRealtime } from "./lib/realtime/start-realtime";
 import * as messagesRoute from "./app/v3/messages/route";
 import * as sdrsRoute from "./app/v3/sdrs/[accountId]/[messageId]/route";
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
   // The delivery worker runs in this process unless it runs on its own (`npm run worker`).
   const worker = config.PARLEY_WORKER ? await startConfiguredWorker() : null;
   const webhooks = config.PARLEY_WORKER ? startConfiguredDispatcher() : null;
+  const retention = config.PARLEY_WORKER ? startConfiguredRetention() : null;
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);
   if (demo) printDemo(demo);
 
@@ -140,7 +142,7 @@ async function main(): Promise<void> {
     log.info({ signal }, "shutting down");
     io.close();
     server.close(() => {
-      void Promise.all([worker?.stop(), webhooks?.stop(), realtime.stop()])
+      void Promise.all([worker?.stop(), webhooks?.stop(), retention?.stop(), realtime.stop()])
         .catch((error) => log.error({ err: error }, "worker stop failed"))
         .then(() => disconnectDb())
         .finally(() => process.exit(0));
@@ -159,7 +161,12 @@ function printDemo(demo: DemoCredentials): void {
 }
 
 main().catch((error) => {
-  logger().fatal({ err: error }, "start-up failed");
+  // Said first, and plainly: when the configuration itself is invalid, the logger cannot start either.
   process.stderr.write(`Parley could not start: ${(error as Error).message}\n`);
+  try {
+    logger().fatal({ err: error }, "start-up failed");
+  } catch {
+    // the configuration error already said it all
+  }
   process.exit(1);
 });

@@ -98,6 +98,14 @@ const schema = z.object({
     .default(24),
   // Delivered and failed events, with their attempts, are deleted this long after their last scheduled attempt.
   WEBHOOK_RETENTION_DAYS: z.coerce.number().min(0.001).max(3650).default(30),
+  // Retention (docs/RETENTION.md): settled messages, with their SDRs, parts and webhook events, are deleted this many
+  // days after they were sent or received. Unset (or empty): kept forever. Opt-out records are never deleted.
+  MESSAGE_RETENTION_DAYS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number().int("a whole number of days").min(1).max(36_500).optional(),
+  ),
+  // How often a worker runs the retention pass (messages and webhook events), with ±20 % jitter.
+  RETENTION_INTERVAL_SECONDS: z.coerce.number().min(1).max(86_400).default(300),
   // Live conversation view (docs/CONVERSATIONS.md). Each server reads new changes (SDRs) this often and pushes them
   // to its browsers.
   REALTIME_POLL_MS: z.coerce.number().int().min(20).max(5000).default(100),

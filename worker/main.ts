@@ -6,19 +6,21 @@ import { prepareDatabase } from "../lib/boot/prepare-database";
 import { disconnectDb } from "../lib/db/client";
 import { startConfiguredWorker } from "../lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "../lib/webhooks/start-dispatcher";
+import { startConfiguredRetention } from "../lib/retention/start-retention";
 
 async function main(): Promise<void> {
   bootstrapEnv();
   await prepareDatabase();
   const worker = await startConfiguredWorker();
   const webhooks = startConfiguredDispatcher();
+  const retention = startConfiguredRetention();
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_WORKER_READY ${worker.id}\n`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger().info({ signal }, "worker shutting down");
-    await Promise.all([worker.stop(), webhooks.stop()]);
+    await Promise.all([worker.stop(), webhooks.stop(), retention.stop()]);
     await disconnectDb();
     process.exit(0);
   };
@@ -27,7 +29,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  logger().fatal({ err: error }, "worker failed to start");
+  // Said first, and plainly: when the configuration itself is invalid, the logger cannot start either.
   process.stderr.write(`Parley worker could not start: ${(error as Error).message}\n`);
+  try {
+    logger().fatal({ err: error }, "worker failed to start");
+  } catch {
+    // the configuration error already said it all
+  }
   process.exit(1);
 });

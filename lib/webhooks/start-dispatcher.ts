@@ -12,7 +12,6 @@ export function startConfiguredDispatcher(): WebhookDispatcher {
     retryDelaysMs: e.WEBHOOK_RETRY_SECONDS.map((s) => s * 1000),
     retryWindowMs: e.WEBHOOK_RETRY_WINDOW_SECONDS * 1000,
     allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
-    retentionMs: e.WEBHOOK_RETENTION_DAYS * 86_400_000,
   });
   dispatcher.start();
   return dispatcher;

@@ -19,8 +19,6 @@ export interface DispatcherOptions {
   retryWindowMs?: number;
   allowPrivate?: boolean;
   dispatcherId?: string;
-  /** Finished events (delivered, failed) and their attempts are deleted this long after their last scheduled attempt. */
-  retentionMs?: number;
 }
 
 interface ClaimedEvent {
@@ -64,8 +62,6 @@ export class WebhookDispatcher {
   private readonly retryDelaysMs: number[];
   private readonly retryWindowMs: number;
   private readonly allowPrivate: boolean;
-  private readonly retentionMs: number;
-  private lastPrune = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly unrecorded = new Set<Promise<void>>();
   private readonly targets = new Map<string, { at: number; target: Target | null }>();
@@ -87,7 +83,6 @@ export class WebhookDispatcher {
     this.retryDelaysMs = options.retryDelaysMs ?? [5, 30, 120, 600, 1800, 3600, 7200].map((s) => s * 1000);
     this.retryWindowMs = options.retryWindowMs ?? 24 * 3600_000;
     this.allowPrivate = options.allowPrivate ?? false;
-    this.retentionMs = options.retentionMs ?? 30 * 86_400_000;
     this.id = options.dispatcherId ?? `${hostname()}:${process.pid}:wh-${randomBytes(3).toString("hex")}`;
   }
 
@@ -136,13 +131,8 @@ export class WebhookDispatcher {
   }
 
   private async tick(): Promise<void> {
-    // The outbox and the log would grow without bound: finished events past retention go, a few times an hour (or
-    // more often when the retention itself is short).
-    const now = Date.now();
-    if (now - this.lastPrune >= Math.min(15 * 60_000, this.retentionMs / 4)) {
-      this.lastPrune = now;
-      await pruneWebhookEvents(new Date(now - this.retentionMs));
-    }
+    // Finished events past retention are deleted by the worker's retention pass (lib/retention/), not here: a
+    // round of deliveries never waits for it.
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return;
     const events = await this.claim(free, Date.now());
@@ -404,31 +394,5 @@ export class WebhookDispatcher {
       }
       await insertSdrs(tx, sdrs);
     });
-  }
-}
-
-/**
- * Deletes delivered and failed events whose last scheduled attempt is older than `before`, with their attempts, a
- * thousand at a time (short transactions: the sends and receipts of the same database go on meanwhile).
- * Returns how many events went.
- */
-export async function pruneWebhookEvents(before: Date): Promise<number> {
-  const client = db();
-  let pruned = 0;
-  for (;;) {
-    const ids = (
-      await client.webhookEvent.findMany({
-        where: { status: { in: ["delivered", "failed"] }, nextAttemptAt: { lt: before } },
-        select: { id: true },
-        take: 1000,
-      })
-    ).map((e) => e.id);
-    if (ids.length === 0) return pruned;
-    await client.$transaction([
-      client.webhookAttempt.deleteMany({ where: { eventId: { in: ids } } }),
-      client.webhookEvent.deleteMany({ where: { id: { in: ids }, status: { in: ["delivered", "failed"] } } }),
-    ]);
-    pruned += ids.length;
-    if (ids.length < 1000) return pruned;
   }
 }
