@@ -16,6 +16,7 @@ import { startConfiguredWorker } from "./lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
 import { startConfiguredRetention } from "./lib/retention/start-retention";
 import { startRealtime } from "./lib/realtime/start-realtime";
+import { startBodyIndexer } from "./lib/db/body-indexer";
 import * as messagesRoute from "./app/v3/messages/route";
 import * as sdrsRoute from "./app/v3/sdrs/[accountId]/[messageId]/route";
 import * as numbersRoute from "./app/v3/numbers/route";
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   const config = env();
   const log = logger();
   await prepareDatabase();
+  const bodyIndexer = startBodyIndexer();
   const demo = config.PARLEY_DEMO ? await ensureDemo() : null;
 
   const app = next({ dev: config.PARLEY_DEV, dir: process.cwd(), hostname: config.HOST, port: config.PORT });
@@ -141,6 +143,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, "shutting down");
     io.close();
+    bodyIndexer?.stop();
     server.close(() => {
       void Promise.all([worker?.stop(), webhooks?.stop(), retention?.stop(), realtime.stop()])
         .catch((error) => log.error({ err: error }, "worker stop failed"))

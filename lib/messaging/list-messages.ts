@@ -111,18 +111,19 @@ async function bodyPlan(query: ListQuery): Promise<Plan> {
         };
   if (Array.from(needle).length >= TRIGRAM) {
     const match = `"${needle.replace(/"/g, '""')}"`;
+    // The candidates: the index's matches, and every message the background indexer has not reached yet (read in
+    // the same statement as its mark, so that none is counted twice or missed).
+    const candidates = (s: Statement) =>
+      `(SELECT rowid AS r FROM "MessageBodySearch" WHERE "MessageBodySearch" MATCH ${s.value(match)}
+        UNION SELECT rowid FROM "Message" WHERE rowid > (SELECT "indexedUpTo" FROM "MessageBodySearchState" WHERE "id" = 1))`;
+    const probe = new Statement(false);
     const [{ n }] = (await readListing(
-      `SELECT count(*) AS n FROM (SELECT rowid FROM "MessageBodySearch" WHERE "MessageBodySearch" MATCH ? LIMIT ${INDEXED_CANDIDATES + 1})`,
-      [match],
+      `SELECT count(*) AS n FROM (SELECT 1 FROM ${candidates(probe)} LIMIT ${INDEXED_CANDIDATES + 1})`,
+      probe.params,
     )) as [{ n: number }];
     // Few bodies hold it (in any account): read just those. Many do: the ordered scan finds a page soon.
     if (n <= INDEXED_CANDIDATES)
-      return {
-        from: (s) =>
-          `(SELECT rowid AS r FROM "MessageBodySearch" WHERE "MessageBodySearch" MATCH ${s.value(match)}) b CROSS JOIN "Message" m ON m.rowid = b.r`,
-        body: exact,
-        scan: false,
-      };
+      return { from: (s) => `${candidates(s)} b CROSS JOIN "Message" m ON m.rowid = b.r`, body: exact, scan: false };
   }
   return { from: MESSAGE_FROM, body: exact, scan: true };
 }

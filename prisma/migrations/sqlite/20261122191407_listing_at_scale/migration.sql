@@ -14,21 +14,29 @@ CREATE INDEX "Message_accountId_messageType_createdAt_idx" ON "Message"("account
 CREATE INDEX "Message_accountId_numSegments_createdAt_idx" ON "Message"("accountId", "numSegments", "createdAt");
 
 
--- The body filter's index: every body's trigrams (case-folded), keyed by the message's rowid and kept by triggers.
--- Contentless: the bodies are not stored twice; listings read the candidates' rows from "Message" and test them.
+-- The body filter's index: every body's trigrams (case-folded), keyed by the message's rowid. Contentless: the
+-- bodies are not stored twice; listings read the candidates' rows from "Message" and test them exactly. Filled in
+-- the background by lib/db/sqlite-body-indexer-thread.mjs up to "indexedUpTo" (a send's commit does not pay for
+-- it); listings read the rows above that mark directly.
 CREATE VIRTUAL TABLE "MessageBodySearch" USING fts5("body", content='', contentless_delete=1, tokenize='trigram');
 
-CREATE TRIGGER "Message_body_search_insert" AFTER INSERT ON "Message" BEGIN
-  INSERT INTO "MessageBodySearch" (rowid, "body") VALUES (new.rowid, new."body");
-END;
+CREATE TABLE "MessageBodySearchState" (
+    "id" INTEGER NOT NULL PRIMARY KEY,
+    "indexedUpTo" INTEGER NOT NULL
+);
 
+INSERT INTO "MessageBodySearchState" ("id", "indexedUpTo") VALUES (1, 0);
+
+-- A deleted message leaves the index. If it was the newest, SQLite may give its rowid to the next message: the mark
+-- comes back down so that message is indexed too.
 CREATE TRIGGER "Message_body_search_delete" AFTER DELETE ON "Message" BEGIN
   DELETE FROM "MessageBodySearch" WHERE rowid = old.rowid;
+  UPDATE "MessageBodySearchState" SET "indexedUpTo" = (SELECT coalesce(max(rowid), 0) FROM "Message")
+  WHERE "id" = 1 AND "indexedUpTo" > (SELECT coalesce(max(rowid), 0) FROM "Message");
 END;
 
 CREATE TRIGGER "Message_body_search_update" AFTER UPDATE OF "body" ON "Message" BEGIN
   DELETE FROM "MessageBodySearch" WHERE rowid = old.rowid;
-  INSERT INTO "MessageBodySearch" (rowid, "body") VALUES (new.rowid, new."body");
+  INSERT INTO "MessageBodySearch" (rowid, "body")
+  SELECT new.rowid, new."body" WHERE new.rowid <= (SELECT "indexedUpTo" FROM "MessageBodySearchState" WHERE "id" = 1);
 END;
-
-INSERT INTO "MessageBodySearch" (rowid, "body") SELECT rowid, "body" FROM "Message";
