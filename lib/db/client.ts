@@ -5,6 +5,7 @@ import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
 import { databaseProvider, env, type DatabaseProvider } from "../env";
 import { sqliteFilePath } from "./sqlite-path";
 import { closeListingReaders } from "./listing-reader";
+import { closeHotPool } from "./pg-hot-path";
 
 // Both generated clients have the same API (they come from one schema), so the SQLite client's type stands for
 // either. The few provider differences (case-insensitive `contains`) are handled where they arise.
@@ -84,6 +85,7 @@ export async function disconnectDb(): Promise<void> {
   writer.__parleySendWriter?.writer.close();
   writer.__parleySendWriter = undefined;
   closeListingReaders();
+  closeHotPool();
   const current = holder.__parleyDb;
   holder.__parleyDb = undefined;
   if (current) await current.client.$disconnect();

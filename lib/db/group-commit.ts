@@ -1,11 +1,12 @@
-import { db, dbProvider } from "./client";
+import { dbProvider } from "./client";
 import { env } from "../env";
 import { sqliteFilePath } from "./sqlite-path";
 import { SqliteSendWriter } from "./sqlite-send-writer";
 import type { Prisma } from "./generated/sqlite/client";
 import { logger } from "../log";
 import { announceChanges } from "../realtime/announce-changes";
-import { insertRows, SDR_COLUMNS, sdrValues, type ColumnKind } from "./insert-rows";
+import { SDR_COLUMNS, sdrValues, type ColumnKind } from "./insert-rows";
+import { hotPool, insertTablesPg } from "./pg-hot-path";
 import {
   AUTO_BULK_DETAIL,
   batchTotals,
@@ -178,9 +179,13 @@ async function countSameTextPg(counts: SameTextEntry[]): Promise<number[]> {
   }
   const rows = [...increments.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
   const ks = [...keys.values()];
-  const result = await db().$queryRawUnsafe<
-    { kind: number; a: string; h: string; s: bigint | number; c: bigint | number }[]
-  >(
+  const { rows: result } = await hotPool().query<{
+    kind: number;
+    a: string;
+    h: string;
+    s: string | number;
+    c: string | number;
+  }>(
     `WITH up AS (
        INSERT INTO "SameTextCount" ("accountId", "textHash", "second", "count")
        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::integer[])
@@ -196,15 +201,17 @@ async function countSameTextPg(counts: SameTextEntry[]): Promise<number[]> {
        WHERE t."accountId" = k.a AND t."textHash" = k.h AND t."second" >= k.since AND t."second" NOT BETWEEN k.lo AND k.hi
        ORDER BY t."second" DESC LIMIT ${WINDOW_ROWS_NEEDED}) x)
      FROM k`,
-    rows.map((r) => r[0]),
-    rows.map((r) => r[1]),
-    rows.map((r) => String(r[2])),
-    rows.map((r) => r[3]),
-    ks.map((k) => k.accountId),
-    ks.map((k) => k.textHash),
-    ks.map((k) => String(k.since)),
-    ks.map((k) => String(k.lo)),
-    ks.map((k) => String(k.hi)),
+    [
+      rows.map((r) => r[0]),
+      rows.map((r) => r[1]),
+      rows.map((r) => String(r[2])),
+      rows.map((r) => r[3]),
+      ks.map((k) => k.accountId),
+      ks.map((k) => k.textHash),
+      ks.map((k) => String(k.since)),
+      ks.map((k) => String(k.lo)),
+      ks.map((k) => String(k.hi)),
+    ],
   );
   const after = new Map<string, number>();
   const others = new Map<string, number>();
@@ -239,7 +246,7 @@ async function writeBatch(writes: SendWrite[]): Promise<boolean[]> {
     return bulk;
   }
   if (prune !== null) {
-    await db().$executeRawUnsafe(`DELETE FROM "SameTextCount" WHERE "second" < $1::bigint`, String(prune));
+    await hotPool().query(`DELETE FROM "SameTextCount" WHERE "second" < $1::bigint`, [String(prune)]);
   }
   const uncounted = writes.filter((w) => w.sameText && !counted.has(w));
   if (uncounted.length > 0) {
@@ -251,10 +258,9 @@ async function writeBatch(writes: SendWrite[]): Promise<boolean[]> {
     }
   }
   const { tables } = batchRows(writes.map((w) => ({ ...w, sameText: undefined })));
-  // PostgreSQL: multi-row INSERTs in one transaction (Prisma's createMany cost about a millisecond a row here).
-  await db().$transaction(async (tx) => {
-    for (const t of tables) await insertRows(tx, t.table, t.columns, t.rows, t.suffix);
-  });
+  // PostgreSQL: every table's rows in one statement on the hot path's own pool (through Prisma, an interactive
+  // transaction of multi-row INSERTs cost several round trips and most of the main thread per send).
+  await insertTablesPg(tables);
   return writes.map((w) => counted.get(w) ?? false);
 }
 

@@ -81,9 +81,10 @@ export function isDuplicateKeyError(error: unknown): boolean {
     meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string } } };
     message?: string;
   };
-  // Prisma's unique-constraint code; SQLite's from the send writer; PostgreSQL's unique_violation (23505) through a
-  // raw query (the PostgreSQL send writer), which Prisma reports as P2010 with the driver's error in `meta`.
-  if (code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE") return true;
+  // Prisma's unique-constraint code; SQLite's from the send writer; PostgreSQL's unique_violation (23505) from the
+  // send writer's own pool (lib/db/pg-hot-path.ts), or through a raw Prisma query, which Prisma reports as P2010
+  // with the driver's error in `meta`.
+  if (code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505") return true;
   const cause = meta?.driverAdapterError?.cause;
   return (
     code === "P2010" &&

@@ -1,5 +1,6 @@
+import { hotPool } from "../db/pg-hot-path";
 import Database from "better-sqlite3";
-import { db, dbProvider } from "../db/client";
+import { dbProvider } from "../db/client";
 import { sqliteFilePath } from "../db/sqlite-path";
 import { env } from "../env";
 
@@ -52,11 +53,11 @@ export async function readOptStates(accountId: string, numbers: string[]): Promi
   }
   // PostgreSQL: one raw statement with the numbers as one array parameter (a Prisma findMany cost several times more
   // of the main thread per send).
-  const rows = await db().$queryRawUnsafe<Row[]>(
-    `SELECT "number", "status", "lastFooterAt" FROM "OptState" WHERE "accountId" = $1 AND "number" = ANY($2::text[])`,
-    accountId,
-    numbers,
-  );
+  const { rows } = await hotPool().query<Row>({
+    name: "opt-states",
+    text: `SELECT "number", "status", to_char("lastFooterAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastFooterAt" FROM "OptState" WHERE "accountId" = $1 AND "number" = ANY($2::text[])`,
+    values: [accountId, numbers],
+  });
   for (const row of rows) add(row);
   return states;
 }
