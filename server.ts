@@ -15,6 +15,8 @@ import { CLIENT_IP_HEADER } from "./lib/auth/client-ip";
 import { startConfiguredWorker } from "./lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
 import { startRealtime } from "./lib/realtime/start-realtime";
+import { gracefulClose } from "./lib/http/graceful-close";
+import { stopOnSignals } from "./lib/boot/stop-on-signals";
 import * as messagesRoute from "./app/v3/messages/route";
 import * as sdrsRoute from "./app/v3/sdrs/[accountId]/[messageId]/route";
 import * as numbersRoute from "./app/v3/numbers/route";
@@ -110,7 +112,10 @@ async function main(): Promise<void> {
     await nextHandler(req, res);
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer();
+  const closer = gracefulClose(server);
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    closer.track(res);
     handle(req, res).catch((error) => {
       log.error({ err: error }, "request failure");
       if (!res.headersSent) res.writeHead(500).end();
@@ -133,23 +138,24 @@ async function main(): Promise<void> {
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);
   if (demo) printDemo(demo);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "shutting down");
-    io.close();
-    server.close(() => {
-      void Promise.all([worker?.stop(), webhooks?.stop(), realtime.stop()])
-        .catch((error) => log.error({ err: error }, "worker stop failed"))
-        .then(() => disconnectDb())
-        .finally(() => process.exit(0));
-    });
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref();
-  };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+  // SIGTERM (a restart, a rolling deploy): everything stops at once and the process exits within 10 s. Browsers'
+  // sockets are closed at the transport (not disconnected by the server, which would tell them not to come back), so
+  // they reconnect, through the load balancer, to another server; requests in flight are answered and their
+  // connections closed; the worker gives its numbers back for another worker to take at once.
+  stopOnSignals({
+    log,
+    parts: {
+      http: async () => {
+        void io.close();
+        await closer.close();
+        // After the last request: one still in flight may announce a change through the realtime clients.
+        await realtime.stop();
+      },
+      worker: async () => worker?.stop(),
+      webhooks: async () => webhooks?.stop(),
+    },
+    last: disconnectDb,
+  });
 }
 
 function printDemo(demo: DemoCredentials): void {
