@@ -1,5 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
 import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket as TcpSocket } from "node:net";
 import { io, type Socket } from "socket.io-client";
@@ -160,6 +164,14 @@ async function send(from: string, to: string, text: string): Promise<string> {
   return ((await res.json()) as { data: { messageInfo: { messageId: string }[] } }).data.messageInfo[0]!.messageId;
 }
 
+/**
+ * The scenarios after the first want the worker under test alone on the database: the first one stops the server
+ * that runs a worker in process; run on their own, they stop it here.
+ */
+async function onlyWorkerUnderTest(): Promise<void> {
+  if (doomed.process.exitCode === null && doomed.process.signalCode === null) await doomed.stop();
+}
+
 const leaseOwners = async (numbers: string[]) =>
   (await db().phoneNumber.findMany({ where: { number: { in: numbers } }, select: { leaseOwner: true } })).map(
     (n) => n.leaseOwner,
@@ -286,6 +298,7 @@ describe(`stopping with SIGTERM on ${testProvider()}`, () => {
     "a worker whose webhook receiver never answers gives its numbers back and exits within 10 s, saying it forced the exit",
     { timeout: 60_000 },
     async () => {
+      await onlyWorkerUnderTest();
       // A receiver that takes the connection and never answers; the worker would wait 30 s for it.
       const sockets = new Set<TcpSocket>();
       const receiver = createTcpServer((socket) => sockets.add(socket));
@@ -335,6 +348,72 @@ describe(`stopping with SIGTERM on ${testProvider()}`, () => {
       } finally {
         for (const socket of sockets) socket.destroy();
         receiver.close();
+      }
+    },
+  );
+
+  it(
+    "`npm run worker` signalled through npm, as a process manager signals the process it started, stops cleanly",
+    { timeout: 60_000 },
+    async () => {
+      await onlyWorkerUnderTest();
+      const other = await createTestAccount(heir, { numbers: 1 });
+      for (let i = 0; i < 4; i++) {
+        const res = await fetch(`${heir.baseUrl}/v3/messages`, {
+          method: "POST",
+          headers: { apikey: other.apiKey, "content-type": "application/json" },
+          body: JSON.stringify({
+            accountId: other.accountId,
+            from: other.numbers[0],
+            to: "14155550153",
+            body: `n${i}`,
+          }),
+        });
+        expect(res.status).toBe(200);
+      }
+      const npm = spawn("npm", ["run", "--silent", "worker"], {
+        cwd: join(import.meta.dirname, "..", ".."),
+        env: {
+          ...process.env,
+          ...WORKER_ENV,
+          NODE_ENV: "production",
+          DATABASE_URL: database.url,
+          LOG_LEVEL: "info",
+          PARLEY_READY_FD: "stdout",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      npm.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      const exited = once(npm, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+      // The worker's own pid is in the id it announces (host:pid:hex).
+      const workerPid = await new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the worker did not start:\n${output}`)), 45_000);
+        createInterface({ input: npm.stdout! }).on("line", (line) => {
+          output += line + "\n";
+          const ready = /^PARLEY_WORKER_READY \S+:(\d+):\w+$/.exec(line);
+          if (ready) {
+            clearTimeout(timer);
+            resolve(Number(ready[1]));
+          }
+        });
+      });
+      const alive = () => existsSync(`/proc/${workerPid}`);
+      try {
+        await waitUntil(
+          "the worker to hold the number",
+          async () => !(await leaseOwners(other.numbers)).includes(null),
+          10_000,
+        );
+        npm.kill("SIGTERM");
+        const [code] = await exited;
+        await waitUntil("the worker process to end", async () => !alive(), 10_000).catch(() => undefined);
+        expect(alive(), "the worker outlived npm").toBe(false);
+        expect(code, output.slice(-3000)).toBe(0);
+        expect(output).toMatch(/"msg":"stopped"/);
+        expect(await leaseOwners(other.numbers), output).toEqual([null]);
+      } finally {
+        if (alive()) process.kill(workerPid, "SIGKILL");
       }
     },
   );
