@@ -17,6 +17,8 @@ import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
 import { startConfiguredRetention } from "./lib/retention/start-retention";
 import { startRealtime } from "./lib/realtime/start-realtime";
 import { startBodyIndexer } from "./lib/db/body-indexer";
+import { gracefulClose } from "./lib/http/graceful-close";
+import { stopOnSignals } from "./lib/boot/stop-on-signals";
 import * as messagesRoute from "./app/v3/messages/route";
 import * as sdrsRoute from "./app/v3/sdrs/[accountId]/[messageId]/route";
 import * as numbersRoute from "./app/v3/numbers/route";
@@ -113,7 +115,10 @@ async function main(): Promise<void> {
     await nextHandler(req, res);
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer();
+  const closer = gracefulClose(server);
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    closer.track(res);
     handle(req, res).catch((error) => {
       log.error({ err: error }, "request failure");
       if (!res.headersSent) res.writeHead(500).end();
@@ -137,24 +142,26 @@ async function main(): Promise<void> {
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);
   if (demo) printDemo(demo);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "shutting down");
-    io.close();
-    bodyIndexer?.stop();
-    server.close(() => {
-      void Promise.all([worker?.stop(), webhooks?.stop(), retention?.stop(), realtime.stop()])
-        .catch((error) => log.error({ err: error }, "worker stop failed"))
-        .then(() => disconnectDb())
-        .finally(() => process.exit(0));
-    });
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 10_000).unref();
-  };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+  // SIGTERM (a restart, a rolling deploy): everything stops at once and the process exits within 10 s. Browsers'
+  // sockets are closed at the transport (not disconnected by the server, which would tell them not to come back), so
+  // they reconnect, through the load balancer, to another server; requests in flight are answered and their
+  // connections closed; the worker gives its numbers back for another worker to take at once.
+  stopOnSignals({
+    log,
+    parts: {
+      http: async () => {
+        void io.close();
+        await closer.close();
+        // After the last request: one still in flight may announce a change through the realtime clients.
+        await realtime.stop();
+      },
+      worker: async () => worker?.stop(),
+      webhooks: async () => webhooks?.stop(),
+      retention: async () => retention?.stop(),
+      bodyIndexer: async () => bodyIndexer?.stop(),
+    },
+    last: disconnectDb,
+  });
 }
 
 function printDemo(demo: DemoCredentials): void {

@@ -7,6 +7,7 @@ import { disconnectDb } from "../lib/db/client";
 import { startConfiguredWorker } from "../lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "../lib/webhooks/start-dispatcher";
 import { startConfiguredRetention } from "../lib/retention/start-retention";
+import { stopOnSignals } from "../lib/boot/stop-on-signals";
 
 async function main(): Promise<void> {
   bootstrapEnv();
@@ -15,17 +16,14 @@ async function main(): Promise<void> {
   const webhooks = startConfiguredDispatcher();
   const retention = startConfiguredRetention();
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_WORKER_READY ${worker.id}\n`);
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger().info({ signal }, "worker shutting down");
-    await Promise.all([worker.stop(), webhooks.stop(), retention.stop()]);
-    await disconnectDb();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
+  // SIGTERM: the worker gives its numbers and the simulator's owed receipts back, the dispatcher lets its posts in
+  // flight finish, and the process exits within 10 s whatever still hangs (an event left unrecorded is retried
+  // after its lease).
+  stopOnSignals({
+    log: logger().child({ component: "worker-process" }),
+    parts: { worker: () => worker.stop(), webhooks: () => webhooks.stop(), retention: () => retention.stop() },
+    last: disconnectDb,
+  });
 }
 
 main().catch((error) => {

@@ -17,5 +17,9 @@ export async function createConfiguredCarrier(): Promise<Carrier> {
       enquireLinkSeconds: e.SMPP_ENQUIRE_LINK_SECONDS,
     });
   }
-  return createSimulatorCarrier({ receiptDelayMs: e.SIMULATOR_RECEIPT_DELAY_MS });
+  return createSimulatorCarrier({
+    receiptDelayMs: e.SIMULATOR_RECEIPT_DELAY_MS,
+    // Receipts a dead worker owed are taken over after the same lease as its numbers.
+    claimMs: e.WORKER_LEASE_SECONDS * 1000,
+  });
 }

@@ -344,9 +344,9 @@ function summary({ messages, parts, numbers, lastSent, now }: Snapshot): string 
 
 /**
  * Waits for a moment when no receipt is outstanding for the account and `ready` holds; returns what it returned.
- * The simulator carrier keeps its pending receipts in the worker's memory, so a worker that ends while one is
- * pending takes it along (a real carrier keeps it for the next bind); the scenarios that end a worker pick a
- * moment when nothing of the kind is pending.
+ * A receipt the simulator owes when its worker is killed is delivered by another worker only once the dead one's claim
+ * on it runs out (its lease, as for its numbers); the scenarios that end a worker pick a moment when nothing of the
+ * kind is pending, so that what they wait for does not wait on that.
  */
 async function waitForMoment<T>(
   account: TestAccount,

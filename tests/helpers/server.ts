@@ -17,13 +17,18 @@ export interface RunningServer {
 
 /**
  * Starts the real server (`tsx server.ts`, the production Next build) on a free port against a fresh database,
- * exactly as `npm start` would, minus the demo account and (unless asked for) the delivery worker.
+ * exactly as `npm start` would, minus the demo account and (unless asked for) the delivery worker. With `direct`,
+ * the server runs in the spawned process itself (`node --import tsx server.ts`, as `npm start` runs it) rather than
+ * under the tsx launcher, so that a signal sent to `process` reaches the server as a process manager's would.
  */
 export async function startServer(
-  options: { env?: Record<string, string>; database?: TestDatabase } = {},
+  options: { env?: Record<string, string>; database?: TestDatabase; direct?: boolean } = {},
 ): Promise<RunningServer> {
   const database = options.database ?? (await createTestDatabase());
-  const child = spawn(join(root, "node_modules/.bin/tsx"), ["server.ts"], {
+  const [command, args] = options.direct
+    ? [process.execPath, ["--import", "tsx", "server.ts"]]
+    : [join(root, "node_modules/.bin/tsx"), ["server.ts"]];
+  const child = spawn(command, args, {
     cwd: root,
     env: {
       ...process.env,

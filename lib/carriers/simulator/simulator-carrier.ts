@@ -1,4 +1,6 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { logger } from "../../log";
 import type {
   Carrier,
   CarrierEvents,
@@ -9,6 +11,7 @@ import type {
   ReceiptStatus,
   SubmitResult,
 } from "../carrier";
+import { claimUnheld, deleteOwed, releaseClaims, renewClaims, storeOwed, type OwedReceipt } from "./owed-receipts";
 
 // The built-in carrier: accepts every submit and reports a delivery receipt after a delay, with outcomes chosen by
 // the destination's last four digits so that every path of the lifecycle can be tried on purpose:
@@ -41,16 +44,144 @@ export function receiptText(id: string, status: ReceiptStatus, submitted: Date, 
   return `id:${id} sub:001 dlvrd:${status === "delivered" ? "001" : "000"} submit date:${smppDate(submitted)} done date:${smppDate(done)} stat:${stat} err:${err} text:${text.slice(0, 20)}`;
 }
 
-export function createSimulatorCarrier(options: { receiptDelayMs: number }): Carrier {
+/**
+ * Collects the items added within one turn of the event loop (and while a write is running) into one write; each
+ * add settles when the write holding its item does.
+ */
+function batched<T>(write: (items: T[]) => Promise<void>): { add(item: T): Promise<void>; idle(): Promise<void> } {
+  let queue: { item: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let active = false;
+  let running: Promise<void> = Promise.resolve();
+  const run = async () => {
+    try {
+      while (queue.length > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const batch = queue;
+        queue = [];
+        try {
+          await write(batch.map((b) => b.item));
+          for (const b of batch) b.resolve();
+        } catch (error) {
+          for (const b of batch) b.reject(error);
+        }
+      }
+    } finally {
+      active = false;
+    }
+  };
+  return {
+    add(item) {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        if (active) return;
+        active = true;
+        running = run();
+      });
+    },
+    idle: () => running,
+  };
+}
+
+/** Waits after a receipt's recording failed: 1 s, 2 s, 4 s … up to 30 s. */
+const redeliveryDelay = (failures: number) => Math.min(30_000, 1000 * 2 ** Math.min(failures - 1, 5));
+
+export interface SimulatorOptions {
+  /** How long after a submit its receipt is delivered. */
+  receiptDelayMs: number;
+  /**
+   * The claim on the receipts this simulator owes, renewed while it runs: a worker that dies stops renewing, and
+   * its receipts are delivered by the next simulator once the claim runs out. Default 30 s.
+   */
+  claimMs?: number;
+}
+
+export function createSimulatorCarrier(options: SimulatorOptions): Carrier {
+  const claimMs = options.claimMs ?? 30_000;
+  const log = logger().child({ component: "simulator" });
+  const id = `simulator:${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   let events: CarrierEvents | null = null;
+  let stopping = false;
   const createdAt = new Date();
   const throttledOnce = new Set<string>();
-  const timers = new Set<NodeJS.Timeout>();
+  /** The receipts this simulator holds, each with its timer until it is handed to the worker. */
+  const held = new Map<string, { owed: OwedReceipt; timer: NodeJS.Timeout | null; failures: number }>();
+  const delivering = new Set<Promise<void>>();
+  // An SMSC stores a message before it acknowledges the submit: the owed receipt is committed before submit answers.
+  const store = batched((receipts: OwedReceipt[]) => storeOwed(receipts, id, new Date(Date.now() + claimMs)));
+  const forget = batched(deleteOwed);
+  let maintenance: NodeJS.Timeout | null = null;
+  let maintaining: Promise<void> | null = null;
+  let lastRenewal = Date.now();
+
+  function schedule(owed: OwedReceipt, delayMs = owed.dueAt.getTime() - Date.now()): void {
+    // Once stopping, what is not handed over yet stays in the table and is given back.
+    if (stopping) return;
+    const entry = held.get(owed.carrierMessageId) ?? { owed, timer: null, failures: 0 };
+    held.set(owed.carrierMessageId, entry);
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => deliver(owed.carrierMessageId), Math.max(0, delayMs));
+  }
+
+  function deliver(carrierMessageId: string): void {
+    const entry = held.get(carrierMessageId);
+    if (!entry || !events || stopping) return;
+    entry.timer = null;
+    const { owed } = entry;
+    const done = new Date();
+    const receipt: DeliveryReceipt = {
+      carrierMessageId,
+      status: owed.status,
+      carrierCode: RECEIPT_CODES[owed.status].err,
+      statusMsg: receiptText(carrierMessageId, owed.status, owed.submittedAt, done, owed.text),
+      receivedAt: done,
+    };
+    // The worker settles the promise once the receipt is committed (as it would answer deliver_sm): only then is it
+    // forgotten here; a receipt it could not record is delivered again later.
+    const handed = events.onReceipt(receipt).then(
+      () => {
+        held.delete(carrierMessageId);
+        return forget.add(carrierMessageId).catch((error: unknown) => {
+          // Left in the table, it is delivered once more after a restart and recorded as a repeat.
+          log.warn({ err: error, carrierMessageId }, "could not delete a delivered simulator receipt");
+        });
+      },
+      (error: unknown) => {
+        entry.failures += 1;
+        log.warn({ err: error, carrierMessageId, failures: entry.failures }, "receipt not recorded; delivering again");
+        schedule(owed, redeliveryDelay(entry.failures));
+      },
+    );
+    delivering.add(handed);
+    void handed.finally(() => delivering.delete(handed));
+  }
+
+  // Renews the claim on what this simulator holds, and takes the receipts nobody holds any more.
+  async function maintain(): Promise<void> {
+    const now = Date.now();
+    if (held.size > 0 && now - lastRenewal >= claimMs / 3) {
+      await renewClaims(id, new Date(now + claimMs));
+      lastRenewal = now;
+    }
+    const taken = await claimUnheld(id, new Date(now + claimMs), new Date(now), 2_000);
+    for (const owed of taken) if (!held.has(owed.carrierMessageId)) schedule(owed);
+    if (taken.length > 0) log.info({ receipts: taken.length }, "took over receipts owed by a simulator gone");
+  }
+
+  function maintainSoon(): void {
+    if (maintaining || stopping) return;
+    maintaining = maintain()
+      .catch((error: unknown) => log.warn({ err: error }, "simulator receipt upkeep failed"))
+      .finally(() => (maintaining = null));
+  }
 
   return {
     name: "simulator",
     async start(handlers) {
       events = handlers;
+      stopping = false;
+      maintainSoon();
+      maintenance = setInterval(maintainSoon, Math.min(1000, claimMs / 3));
+      maintenance.unref();
     },
     async submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
       const waiting = leave?.();
@@ -64,22 +195,22 @@ export function createSimulatorCarrier(options: { receiptDelayMs: number }): Car
       if (ending === "0004")
         return { ok: false, temporary: false, code: "0x0000000B", detail: "ESME_RINVDSTADR (simulated)" };
       const carrierMessageId = `sim-${randomUUID()}`;
-      const submitted = new Date();
       if (ending !== "0002") {
-        const status: ReceiptStatus = ending === "0000" ? "undelivered" : ending === "0001" ? "failed" : "delivered";
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          const done = new Date();
-          const receipt: DeliveryReceipt = {
-            carrierMessageId,
-            status,
-            carrierCode: RECEIPT_CODES[status].err,
-            statusMsg: receiptText(carrierMessageId, status, submitted, done, part.text),
-            receivedAt: done,
-          };
-          void events?.onReceipt(receipt).catch(() => undefined);
-        }, options.receiptDelayMs);
-        timers.add(timer);
+        const submittedAt = new Date();
+        const owed: OwedReceipt = {
+          carrierMessageId,
+          status: ending === "0000" ? "undelivered" : ending === "0001" ? "failed" : "delivered",
+          text: part.text.slice(0, 20),
+          submittedAt,
+          dueAt: new Date(submittedAt.getTime() + options.receiptDelayMs),
+        };
+        try {
+          await store.add(owed);
+        } catch (error) {
+          log.warn({ err: error }, "could not store the receipt owed for a submit");
+          return { ok: false, temporary: true, code: "0x00000008", detail: "ESME_RSYSERR (simulated: store failed)" };
+        }
+        schedule(owed);
       }
       const note = part.media.length > 0 ? "MMS delivered by the simulator" : undefined;
       return { ok: true, carrierMessageId, note };
@@ -87,9 +218,27 @@ export function createSimulatorCarrier(options: { receiptDelayMs: number }): Car
     connectionState(): CarrierState {
       return { state: "connected", detail: "simulator", since: createdAt };
     },
+    /**
+     * Lets the receipts being recorded finish (for a few seconds at most) and gives the others back, so that the
+     * next simulator delivers them when due without waiting for the claim to run out.
+     */
     async stop() {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      stopping = true;
+      if (maintenance) clearInterval(maintenance);
+      maintenance = null;
+      await maintaining;
+      for (const entry of held.values()) if (entry.timer) clearTimeout(entry.timer);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...delivering]),
+        new Promise((resolve) => (timer = setTimeout(resolve, 5_000))),
+      ]);
+      clearTimeout(timer);
+      await Promise.allSettled([store.idle(), forget.idle()]);
+      await releaseClaims(id).catch((error: unknown) =>
+        log.warn({ err: error }, "could not give back the simulator's receipts; they are delivered after the claim"),
+      );
+      held.clear();
       events = null;
     },
   };
