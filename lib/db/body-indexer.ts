@@ -20,6 +20,7 @@ export function startBodyIndexer(): BodyIndexer | null {
   const log = logger();
   let lastError = "";
   worker.on("message", (message: { type: string; message?: string }) => {
+    if (message.type === "rebuilding") log.warn("body index: rowids were renumbered (VACUUM?); building it again");
     // One line per distinct failure (a busy database is retried on the next round).
     if (message.type === "error" && message.message !== lastError) {
       lastError = message.message ?? "";

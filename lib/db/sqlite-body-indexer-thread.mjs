@@ -14,17 +14,35 @@ sqlite.pragma("journal_mode = WAL");
 sqlite.pragma("synchronous = NORMAL");
 
 const mark = sqlite.prepare(`SELECT "indexedUpTo" FROM "MessageBodySearchState" WHERE "id" = 1`).pluck();
-const next = sqlite.prepare(`SELECT rowid AS r, "body" FROM "Message" WHERE rowid > ? ORDER BY rowid LIMIT ?`);
+const next = sqlite.prepare(`SELECT rowid AS r, "id", "body" FROM "Message" WHERE rowid > ? ORDER BY rowid LIMIT ?`);
 const add = sqlite.prepare(`INSERT INTO "MessageBodySearch" (rowid, "body") VALUES (?, ?)`);
-const move = sqlite.prepare(`UPDATE "MessageBodySearchState" SET "indexedUpTo" = ? WHERE "id" = 1`);
+const move = sqlite.prepare(`UPDATE "MessageBodySearchState" SET "indexedUpTo" = ?, "indexedId" = ? WHERE "id" = 1`);
 
 const step = sqlite.transaction(() => {
   const from = mark.get() ?? 0;
   const rows = next.all(from, chunk);
   for (const row of rows) add.run(row.r, row.body);
-  if (rows.length > 0) move.run(rows[rows.length - 1].r);
+  if (rows.length > 0) move.run(rows[rows.length - 1].r, rows[rows.length - 1].id);
   return rows.length;
 });
+
+// Rowids renumbered since the index was built (a VACUUM, a database restored from a VACUUM INTO copy): the message at
+// the mark is not the one indexed there. The index is emptied and built again from the first message; meanwhile
+// listings read the rows above the mark directly, so results stay exact, only slower.
+const verify = sqlite.transaction(() => {
+  const state = sqlite.prepare(`SELECT "indexedUpTo" AS upTo, "indexedId" AS id FROM "MessageBodySearchState"`).get();
+  if (!state || state.upTo === 0) return false;
+  const at = sqlite.prepare(`SELECT "id" FROM "Message" WHERE rowid = ?`).pluck().get(state.upTo);
+  if (at === state.id) return false;
+  sqlite.prepare(`INSERT INTO "MessageBodySearch" ("MessageBodySearch") VALUES ('delete-all')`).run();
+  sqlite.prepare(`UPDATE "MessageBodySearchState" SET "indexedUpTo" = 0, "indexedId" = NULL`).run();
+  return true;
+});
+try {
+  if (verify.immediate()) parentPort.postMessage({ type: "rebuilding" });
+} catch (error) {
+  parentPort.postMessage({ type: "error", message: String(error?.message ?? error) });
+}
 
 let timer = null;
 let stopped = false;

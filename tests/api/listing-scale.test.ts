@@ -147,6 +147,74 @@ describe("the body index behind the sends", () => {
   });
 });
 
+describe.runIf(process.env.PARLEY_TEST_DB !== "postgresql")("the SQLite body index after a VACUUM", () => {
+  it("notices renumbered rowids at start, builds the index again, and finds exactly the same messages", async () => {
+    const { createTestDatabase } = await import("../helpers/test-database");
+    const { db } = await import("../../lib/db/client");
+    const database = await createTestDatabase();
+    let first: RunningServer | undefined = await startServer({ database });
+    try {
+      const small = await createTestAccount(first, { numbers: 2 });
+      await seedMessages(small.accountId, small.numbers, 3000);
+      // Gaps in the rowids, so that a VACUUM renumbers the rows after them.
+      await db().$executeRawUnsafe('DELETE FROM "Message" WHERE rowid % 7 = 0 AND rowid < 1500');
+      const caughtUp = async () => {
+        const [state] = await db().$queryRawUnsafe<{ upTo: number; top: number }[]>(
+          'SELECT (SELECT "indexedUpTo" FROM "MessageBodySearchState") AS upTo, (SELECT max(rowid) FROM "Message") AS top',
+        );
+        return Number(state!.upTo) >= Number(state!.top);
+      };
+      for (let i = 0; !(await caughtUp()); i++) {
+        expect(i, "the indexer did not catch up").toBeLessThan(150);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const listing = async (server: RunningServer) => {
+        const res = await call(
+          server,
+          "GET",
+          `/v3/messages?accountId=${small.accountId}&body=order%20%23149&count=100`,
+          {
+            headers: small.headers,
+          },
+        );
+        expect(res.status, res.text).toBe(200);
+        return res.json.data as { total: number; results: { messageId: string }[] };
+      };
+      const before = await listing(first);
+      expect(before.total).toBeGreaterThan(0);
+      await first.stop();
+      first = undefined;
+      await releaseFactories();
+      const Database = (await import("better-sqlite3")).default;
+      const file = new URL(database.url.replace(/^file:/, "file://")).pathname;
+      const sqlite = new Database(file);
+      const renumbered = sqlite.prepare('SELECT count(*) AS n FROM "Message" WHERE rowid > 3000').get() as {
+        n: number;
+      };
+      sqlite.exec("VACUUM");
+      const after = sqlite.prepare('SELECT max(rowid) AS top FROM "Message"').get() as { top: number };
+      sqlite.close();
+      expect(renumbered.n + after.top).toBeGreaterThan(0);
+      const second = await startServer({ database });
+      try {
+        await createTestAccount(second, { numbers: 1 });
+        expect(await listing(second)).toEqual(before);
+        for (let i = 0; !(await caughtUp()); i++) {
+          expect(i, "the index was not built again").toBeLessThan(150);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        expect(await listing(second)).toEqual(before);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await first?.stop();
+      await releaseFactories();
+      await database.drop();
+    }
+  });
+});
+
 describe("bounded listings", () => {
   it("stops a listing that runs past LISTING_TIMEOUT_SECONDS with 503 QueryTimeout, and the server goes on", async () => {
     // A second server on the same database, with a 10 ms budget: a needle no body holds must read every row.

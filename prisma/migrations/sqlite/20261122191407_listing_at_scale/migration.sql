@@ -20,18 +20,22 @@ CREATE INDEX "Message_accountId_numSegments_createdAt_idx" ON "Message"("account
 -- it); listings read the rows above that mark directly.
 CREATE VIRTUAL TABLE "MessageBodySearch" USING fts5("body", content='', contentless_delete=1, tokenize='trigram');
 
+-- "indexedId": the message at the mark, which tells the indexer when rowids were renumbered (VACUUM, a restored
+-- VACUUM INTO copy): it then builds the index again.
 CREATE TABLE "MessageBodySearchState" (
     "id" INTEGER NOT NULL PRIMARY KEY,
-    "indexedUpTo" INTEGER NOT NULL
+    "indexedUpTo" INTEGER NOT NULL,
+    "indexedId" TEXT
 );
 
-INSERT INTO "MessageBodySearchState" ("id", "indexedUpTo") VALUES (1, 0);
+INSERT INTO "MessageBodySearchState" ("id", "indexedUpTo", "indexedId") VALUES (1, 0, NULL);
 
 -- A deleted message leaves the index. If it was the newest, SQLite may give its rowid to the next message: the mark
 -- comes back down so that message is indexed too.
 CREATE TRIGGER "Message_body_search_delete" AFTER DELETE ON "Message" BEGIN
   DELETE FROM "MessageBodySearch" WHERE rowid = old.rowid;
-  UPDATE "MessageBodySearchState" SET "indexedUpTo" = (SELECT coalesce(max(rowid), 0) FROM "Message")
+  UPDATE "MessageBodySearchState" SET "indexedUpTo" = (SELECT coalesce(max(rowid), 0) FROM "Message"),
+    "indexedId" = (SELECT "id" FROM "Message" WHERE rowid = (SELECT max(rowid) FROM "Message"))
   WHERE "id" = 1 AND "indexedUpTo" > (SELECT coalesce(max(rowid), 0) FROM "Message");
 END;
 
