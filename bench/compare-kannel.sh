@@ -8,7 +8,9 @@
 #                    dispatcher) with CARRIER=smpp, and the account's webhook on the same kind of receiver.
 # Prints a Markdown table (accepted requests/s and p99 from wrk; messages to the SMSC, receipts and callbacks per
 # second from the sink's and the receiver's counts, during the load and until everything arrived or the drain cap)
-# and writes the raw figures to bench/results/compare-kannel.json.
+# and writes the raw figures to bench/results/compare-kannel.json. It also reads the kernel's CPU accounting of
+# the gateway's processes (bearerbox and smsbox, or Parley's server): the CPU time each scenario used, per message,
+# and how long its busiest thread waited for a CPU, which tells a starved run on a busy machine from a slow gateway.
 #
 #   npm run bench:kannel -- [--duration 20] [--drain-cap 60] [--numbers 3000] [--threads 2] [--connections 50]
 #                           [--window 10] [--only kannel-plain,kannel-dlr,parley] [--keep]
@@ -33,7 +35,7 @@ ONLY=kannel-plain,kannel-dlr,parley
 KEEP=""
 FROM_PREFIX=1212200 # Parley's numbers and every `from`: +1 212 200 0000 …
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
 while (($#)); do
   case $1 in
     --duration) DURATION=$2; shift 2 ;;
@@ -155,23 +157,39 @@ start_counters() {
 
 load_average() { cut -d' ' -f1-3 /proc/loadavg; }
 
+# "thread-id cpu-ns run-queue-wait-ns" for every thread of the given processes (the kernel's schedstat).
+cpu_snapshot() {
+  local pid task
+  for pid in "$@"; do
+    for task in /proc/"$pid"/task/*; do
+      [[ -r $task/schedstat ]] && printf '%s %s\n' "${task##*/}" "$(cut -d' ' -f1,2 "$task/schedstat")"
+    done
+  done
+  return 0
+}
+
 # run_load ID SCRIPT URL [drain options…]: wrk for DURATION seconds, then the drain, into $WORK/results/ID.json.
+# GATEWAY_PIDS: the processes under test, whose CPU time is read before, right after the load and at the end.
 run_load() {
   local id=$1 script=$2 url=$3
   shift 3
   local started ended
   log "$id: wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s $url (load average $(load_average))"
   printf '{"loadAverage":"%s"%s}\n' "$(load_average)" "${SETUP_EXTRA:-}" >"$WORK/results/$id-setup.json"
+  # shellcheck disable=SC2086 # a list of pids
+  cpu_snapshot $GATEWAY_PIDS >"$WORK/$id/cpu-start.txt"
   started=$(now_ms)
   WRK_COMMON=$HERE/wrk-common.lua WRK_RESULT=$WORK/$id/wrk.json FROM_PREFIX=$FROM_PREFIX FROM_COUNT=$NUMBERS \
     WRK_THREADS=$THREADS \
     wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency -s "$HERE/$script" "$url" \
     >"$WORK/$id/wrk.out" 2>&1
   ended=$(now_ms)
+  # shellcheck disable=SC2086
+  cpu_snapshot $GATEWAY_PIDS >"$WORK/$id/cpu-load-end.txt"
   log "$id: load done; waiting for the SMSC and the callbacks (at most ${DRAIN_CAP} s)"
   node "$HERE/measure.mjs" drain --sink "$WORK/$id/sink.json" --receiver "$WORK/$id/receiver.json" \
     --wrk "$WORK/$id/wrk.json" --load-start "$started" --load-end "$ended" --cap "$DRAIN_CAP" \
-    --out "$WORK/results/$id.json" "$@"
+    --cpu-pids "$GATEWAY_PIDS" --cpu-dir "$WORK/$id" --out "$WORK/results/$id.json" "$@"
 }
 
 # --- Kannel -------------------------------------------------------------------------------------------------------
@@ -249,7 +267,7 @@ kannel_scenario() {
     dlr_url="http://127.0.0.1:$RECEIVER_PORT/kannel?type=%d"
     drain_options=(--receipts --callbacks)
   fi
-  SENDSMS_USER=compare SENDSMS_PASSWORD=compare DLR_URL=$dlr_url \
+  GATEWAY_PIDS="$bearerbox $smsbox" SENDSMS_USER=compare SENDSMS_PASSWORD=compare DLR_URL=$dlr_url \
     run_load "$id" kannel-sendsms.lua "http://127.0.0.1:$SENDSMS_PORT" "${drain_options[@]}"
   stop_pid "$smsbox"
   stop_pid "$bearerbox"
@@ -265,7 +283,7 @@ parley_scenario() {
   start_counters "$id"
   local http_port
   http_port=$(node "$HERE/measure.mjs" ports 1)
-  export NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 LOG_LEVEL=warn PARLEY_DEMO=false \
+  export NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 LOG_LEVEL=warn PARLEY_DEMO=false PARLEY_WORKER=true \
     DATABASE_URL="file:$dir/parley.db" PARLEY_DATA_DIR="$dir/data" WEBHOOK_ALLOW_PRIVATE=true
   log "parley: account, API key and webhook through the CLI"
   local account key
@@ -283,7 +301,7 @@ parley_scenario() {
   local provision_s
   provision_s=$(node "$HERE/measure.mjs" provision --base "http://127.0.0.1:$http_port" --account "$account" \
     --key "$key" --prefix "$FROM_PREFIX" --count "$NUMBERS")
-  PARLEY_ACCOUNT=$account PARLEY_KEY=$key SETUP_EXTRA=",\"provisionSeconds\":$provision_s" \
+  GATEWAY_PIDS=$server PARLEY_ACCOUNT=$account PARLEY_KEY=$key SETUP_EXTRA=",\"provisionSeconds\":$provision_s" \
     run_load parley parley-send.lua "http://127.0.0.1:$http_port" --receipts --callbacks
   stop_pid "$server"
   stop_pid "$RECEIVER_PID"

@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:net";
 import { cpus, totalmem } from "node:os";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -94,6 +94,50 @@ function peak(perSecond, index) {
   return Math.max(0, ...Object.values(perSecond).map((slot) => (index === undefined ? slot : slot[index])));
 }
 
+/** Thread id → [CPU ns, run-queue wait ns], from the kernel's schedstat of every thread of the processes. */
+function cpuSnapshot(pids) {
+  const threads = new Map();
+  for (const pid of pids) {
+    let tasks = [];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // the process has gone
+    }
+    for (const tid of tasks) {
+      try {
+        const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ").map(Number);
+        threads.set(tid, [run, wait]);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  }
+  return threads;
+}
+
+function readSnapshot(file) {
+  const threads = new Map();
+  if (!existsSync(file)) return threads;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const [tid, run, wait] = line.trim().split(/\s+/);
+    if (tid && run !== undefined) threads.set(tid, [Number(run), Number(wait)]);
+  }
+  return threads;
+}
+
+/** CPU seconds of all threads between two snapshots, and the longest any one thread waited for a CPU meanwhile. */
+function cpuBetween(before, after) {
+  let cpuNs = 0;
+  let longestWaitNs = 0;
+  for (const [tid, [run, wait]] of after) {
+    const [run0, wait0] = before.get(tid) ?? [0, 0];
+    cpuNs += run - run0;
+    longestWaitNs = Math.max(longestWaitNs, wait - wait0);
+  }
+  return { cpuS: cpuNs / 1e9, longestWaitS: longestWaitNs / 1e9 };
+}
+
 const perSecondOver = (count, from, at) => (count > 0 && at > from ? count / ((at - from) / 1000) : null);
 
 async function drain(argv) {
@@ -110,6 +154,8 @@ async function drain(argv) {
       stall: { type: "string", default: "15" },
       receipts: { type: "boolean", default: false },
       callbacks: { type: "boolean", default: false },
+      "cpu-pids": { type: "string", default: "" },
+      "cpu-dir": { type: "string" },
       out: { type: "string" },
     },
   });
@@ -153,6 +199,10 @@ async function drain(argv) {
     await sleep(250);
   }
 
+  const cpuAtEnd = cpuSnapshot(values["cpu-pids"].split(/\s+/).filter(Boolean));
+  const cpuAtStart = readSnapshot(`${values["cpu-dir"]}/cpu-start.txt`);
+  const duringLoad = cpuBetween(cpuAtStart, readSnapshot(`${values["cpu-dir"]}/cpu-load-end.txt`));
+  const throughDrain = cpuBetween(cpuAtStart, cpuAtEnd);
   const durationMs = loadEnd - loadStart;
   const lastSubmitAt = sink?.lastSubmitAt ?? null;
   const lastReceiptAt = sink?.lastReceiptAt ?? null;
@@ -192,6 +242,13 @@ async function drain(argv) {
           lastAfterLoadS: lastCallbackAt ? (lastCallbackAt - loadEnd) / 1000 : null,
         }
       : null,
+    cpu: {
+      duringLoadS: duringLoad.cpuS,
+      // A thread that was ready to run but had no CPU for most of the load was held back by the machine.
+      longestWaitForCpuShareOfLoad: duringLoad.longestWaitS / (durationMs / 1000),
+      loadStartToEndS: throughDrain.cpuS,
+      msPerMessage: sink?.submits ? (throughDrain.cpuS * 1000) / sink.submits : null,
+    },
     drain: {
       stoppedBy,
       // wrk's own exit comes a little after its last request: a queue emptied during the load reads 0.
@@ -276,6 +333,12 @@ function report(argv) {
     ["receipts acknowledged", (r) => (r.smsc.receiptsAsked ? r.smsc.receiptsAcked : null)],
     ["callbacks received", (r) => (r.callbacks ? r.callbacks.received : null)],
     ["last submit/receipt/callback after the load, s", (r) => r.drain.settledAfterLoadS, 1],
+    ["gateway CPU s, load start → end of the drain", (r) => r.cpu?.loadStartToEndS, 1],
+    ["gateway CPU ms per message sent", (r) => r.cpu?.msPerMessage, 3],
+    [
+      "one gateway thread's wait for a CPU, % of the load",
+      (r) => (r.cpu ? 100 * r.cpu.longestWaitForCpuShareOfLoad : null),
+    ],
   ];
   const lines = [
     "| metric | Kannel plain | Kannel DLR | Parley | Parley/Kannel DLR |",
