@@ -88,6 +88,7 @@ install_missing
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/compare-kannel.XXXXXX")
 PIDS=()
+declare -A NAMES=()
 LAST_PID=""
 
 stop_pid() {
@@ -100,15 +101,21 @@ stop_pid() {
   done
   kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null || true
-  local kept=()
+  local kept=() p
   for p in "${PIDS[@]}"; do [[ $p == "$pid" ]] || kept+=("$p"); done
   PIDS=("${kept[@]}")
 }
 
 cleanup() {
   local status=$?
-  local i
+  local i out
   for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do stop_pid "${PIDS[i]}"; done
+  if ((status != 0 && status != 130)); then
+    # What the processes said last, to see why a step failed.
+    for out in "$WORK"/*.out; do
+      [[ -s $out ]] && { echo "--- ${out##*/}"; tail -n 15 "$out"; } >&2
+    done
+  fi
   if [[ -n $KEEP ]]; then log "kept $WORK"; else rm -rf "$WORK"; fi
   exit "$status"
 }
@@ -122,14 +129,21 @@ start() {
   "$@" >"$WORK/$name.out" 2>&1 &
   LAST_PID=$!
   PIDS+=("$LAST_PID")
+  NAMES[$LAST_PID]=$name
 }
 
-# wait_for SECONDS WHAT COMMAND…: until COMMAND succeeds.
+# wait_for SECONDS WHAT COMMAND…: until COMMAND succeeds; fails early when a process started here has ended.
 wait_for() {
-  local seconds=$1 what=$2 deadline
+  local seconds=$1 what=$2 deadline pid
   shift 2
   deadline=$(($(date +%s) + seconds))
   until "$@" 2>/dev/null; do
+    for pid in "${PIDS[@]}"; do
+      if ! kill -0 "$pid" 2>/dev/null; then
+        log "${NAMES[$pid]} ended while waiting for $what"
+        return 1
+      fi
+    done
     if (($(date +%s) >= deadline)); then
       log "gave up waiting for $what after $seconds s"
       return 1
