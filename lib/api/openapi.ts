@@ -87,6 +87,10 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
       "The number to release is not provisioned to the account: held by nobody or by another account (the two are not told apart). " +
       "In the admin API also an account, event or other record that is not there.",
   },
+  QueryTimeout: {
+    appliesTo: "GET /messages",
+    when: "The listing ran longer than LISTING_TIMEOUT_SECONDS (10 s by default) and was stopped. `data.error_message` says what to do: narrow the query (a time range, from, status) or page with `after` instead of a large `start`.",
+  },
   IdempotencyConflict: {
     appliesTo: "POST /messages",
     when: "The Idempotency-Key was used by this account within the last 24 hours with a different request body.",
@@ -713,7 +717,14 @@ function buildDocument(): OpenApiDocument {
           },
         },
       },
-      ...errorResponses("GET", ["MissingAccountId", "InvalidRequest", "Unauthorized", "Forbidden", "SystemFailure"]),
+      ...errorResponses("GET", [
+        "MissingAccountId",
+        "InvalidRequest",
+        "Unauthorized",
+        "Forbidden",
+        "QueryTimeout",
+        "SystemFailure",
+      ]),
     },
   });
 

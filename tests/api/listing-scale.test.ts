@@ -237,6 +237,21 @@ describe("bounded listings", () => {
   });
 
   it("answers a second client's sends promptly while the slowest listing runs back to back", async () => {
+    const send = async (i: number) => {
+      const started = performance.now();
+      const res = await call(server, "POST", "/v3/messages", {
+        headers: account.headers,
+        body: { accountId: account.accountId, from: account.numbers[0], to: "14155550123", body: `While listing ${i}` },
+      });
+      expect(res.status, res.text).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return performance.now() - started - 30;
+    };
+    const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+    // What a send costs on this machine right now, with no listing running.
+    const alone: number[] = [];
+    for (let i = 0; i < 9; i++) alone.push(await send(i));
+
     let listing = true;
     let listings = 0;
     let longest = 0;
@@ -251,25 +266,13 @@ describe("bounded listings", () => {
       }
     })();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const times: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      const started = performance.now();
-      const res = await call(server, "POST", "/v3/messages", {
-        headers: account.headers,
-        body: { accountId: account.accountId, from: account.numbers[0], to: "14155550123", body: `While listing ${i}` },
-      });
-      times.push(performance.now() - started);
-      expect(res.status, res.text).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-    }
+    const during: number[] = [];
+    for (let i = 0; i < 15; i++) during.push(await send(100 + i));
     listing = false;
     await lister;
-    times.sort((a, b) => a - b);
     expect(listings).toBeGreaterThan(0);
-    // The sends ran while listings were in flight, each answered well before a listing could end.
-    expect(
-      times[Math.floor(times.length / 2)]!,
-      `sends ${times.map(Math.round)} ms; listing ${longest} ms`,
-    ).toBeLessThan(100);
+    // The listings cost the sends less than 100 ms each (a listing that held the server would cost its whole run).
+    const report = `sends alone ${alone.map(Math.round)} ms, during listings ${during.map(Math.round)} ms; longest listing ${Math.round(longest)} ms`;
+    expect(median(during) - median(alone), report).toBeLessThan(100);
   });
 });
