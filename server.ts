@@ -15,6 +15,7 @@ import { CLIENT_IP_HEADER } from "./lib/auth/client-ip";
 import { startConfiguredWorker } from "./lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
 import { startRealtime } from "./lib/realtime/start-realtime";
+import { serveMetrics } from "./lib/metrics/serve-metrics";
 import * as messagesRoute from "./app/v3/messages/route";
 import * as sdrsRoute from "./app/v3/sdrs/[accountId]/[messageId]/route";
 import * as numbersRoute from "./app/v3/numbers/route";
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
         "request",
       );
     });
+    if (pathname === "/metrics") return serveMetrics(req, res);
     const route = fastPath ? matchV3(pathname) : null;
     const handler = route ? (route.module[req.method ?? "GET"] as Handler | undefined) : undefined;
     if (route && handler) {

@@ -99,6 +99,13 @@ const schema = z.object({
   REDIS_URL: z.string().optional(),
   // On PostgreSQL without Redis: the same through PostgreSQL (LISTEN/NOTIFY, socket.io's PostgreSQL adapter).
   REALTIME_PG_ADAPTER: boolean.default(false),
+  // Metrics (docs/METRICS.md). With a token, GET /metrics needs `Authorization: Bearer <token>`; without one it
+  // answers loopback clients only.
+  METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
+  // A separate worker (`npm run worker`) serves its own /metrics on this port when set (0: any free port).
+  METRICS_WORKER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // Queue gauges carry the numbers with the most waiting messages, at most this many (plus deployment-wide totals).
+  METRICS_QUEUE_NUMBERS: z.coerce.number().int().min(1).max(1000).default(50),
 });
 
 export type Env = z.infer<typeof schema>;
