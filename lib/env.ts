@@ -106,6 +106,10 @@ const schema = z.object({
   METRICS_WORKER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   // Queue gauges carry the numbers with the most waiting messages, at most this many (plus deployment-wide totals).
   METRICS_QUEUE_NUMBERS: z.coerce.number().int().min(1).max(1000).default(50),
+  // Requests a second each API key may make to /v3 (0: no limit), and how many it may make at once before the
+  // rate applies (default: the rate, rounded up). Counted per server, or for the deployment in Redis with REDIS_URL.
+  API_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(0),
+  API_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
