@@ -20,6 +20,7 @@ const nextConfig = {
     "@socket.io/redis-emitter",
     "@socket.io/postgres-adapter",
     "@socket.io/postgres-emitter",
+    "prom-client",
   ],
   // The build checks the app's code; tests and benchmarks are checked by `npm run typecheck`.
   typescript: { ignoreBuildErrors: false, tsconfigPath: "tsconfig.build.json" },

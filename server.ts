@@ -19,6 +19,7 @@ import { startRealtime } from "./lib/realtime/start-realtime";
 import { startBodyIndexer } from "./lib/db/body-indexer";
 import { gracefulClose } from "./lib/http/graceful-close";
 import { stopOnSignals } from "./lib/boot/stop-on-signals";
+import { serveMetrics } from "./lib/metrics/serve-metrics";
 import * as messagesRoute from "./app/v3/messages/route";
 import * as sdrsRoute from "./app/v3/sdrs/[accountId]/[messageId]/route";
 import * as numbersRoute from "./app/v3/numbers/route";
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
         "request",
       );
     });
+    if (pathname === "/metrics") return serveMetrics(req, res);
     const route = fastPath ? matchV3(pathname) : null;
     const handler = route ? (route.module[req.method ?? "GET"] as Handler | undefined) : undefined;
     if (route && handler) {

@@ -9,6 +9,9 @@ const boolean = z
   .enum(["true", "false", "1", "0", "yes", "no", ""])
   .transform((v) => v === "true" || v === "1" || v === "yes");
 
+// An empty value (`NAME=` in .env) counts as unset.
+const unsetIfEmpty = <T extends z.ZodType>(type: T) => z.preprocess((v) => (v === "" ? undefined : v), type);
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   HOST: z.string().default("0.0.0.0"),
@@ -114,6 +117,17 @@ const schema = z.object({
   REDIS_URL: z.string().optional(),
   // On PostgreSQL without Redis: the same through PostgreSQL (LISTEN/NOTIFY, socket.io's PostgreSQL adapter).
   REALTIME_PG_ADAPTER: boolean.default(false),
+  // Metrics (docs/METRICS.md). With a token, GET /metrics needs `Authorization: Bearer <token>`; without one it
+  // answers loopback clients only.
+  METRICS_TOKEN: unsetIfEmpty(z.string().min(16, "at least 16 characters").optional()),
+  // A separate worker (`npm run worker`) serves its own /metrics on this port when set (0: any free port).
+  METRICS_WORKER_PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).optional()),
+  // Queue gauges carry the numbers with the most waiting messages, at most this many (plus deployment-wide totals).
+  METRICS_QUEUE_NUMBERS: z.coerce.number().int().min(1).max(1000).default(50),
+  // Requests a second each API key may make to /v3 (0: no limit), and how many it may make at once before the
+  // rate applies (default: the rate, rounded up). Counted per server, or for the deployment in Redis with REDIS_URL.
+  API_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(0),
+  API_RATE_LIMIT_BURST: unsetIfEmpty(z.coerce.number().int().min(1).max(1_000_000).optional()),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,6 +1,6 @@
 // The delivery worker on its own: `npm run worker` (start the servers with PARLEY_WORKER=false). Several may run
 // against one PostgreSQL database; they share the pacing state there and never send the same part twice.
-import { bootstrapEnv } from "../lib/env";
+import { bootstrapEnv, env } from "../lib/env";
 import { logger } from "../lib/log";
 import { prepareDatabase } from "../lib/boot/prepare-database";
 import { disconnectDb } from "../lib/db/client";
@@ -8,6 +8,7 @@ import { startConfiguredWorker } from "../lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "../lib/webhooks/start-dispatcher";
 import { startConfiguredRetention } from "../lib/retention/start-retention";
 import { stopOnSignals } from "../lib/boot/stop-on-signals";
+import { startWorkerMetrics } from "../lib/metrics/serve-metrics";
 
 async function main(): Promise<void> {
   bootstrapEnv();
@@ -15,13 +16,25 @@ async function main(): Promise<void> {
   const worker = await startConfiguredWorker();
   const webhooks = startConfiguredDispatcher();
   const retention = startConfiguredRetention();
-  if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_WORKER_READY ${worker.id}\n`);
+  // This process's counters (parts submitted, receipts, webhook attempts, its carrier link) on its own port.
+  const { METRICS_WORKER_PORT: metricsPort, HOST: host } = env();
+  const metricsServer = metricsPort === undefined ? null : await startWorkerMetrics(metricsPort, host);
+  if (metricsServer) logger().info({ port: metricsServer.port }, "worker metrics listening");
+  if (process.env.PARLEY_READY_FD === "stdout") {
+    if (metricsServer) process.stdout.write(`PARLEY_WORKER_METRICS ${metricsServer.port}\n`);
+    process.stdout.write(`PARLEY_WORKER_READY ${worker.id}\n`);
+  }
   // SIGTERM: the worker gives its numbers and the simulator's owed receipts back, the dispatcher lets its posts in
   // flight finish, and the process exits within 10 s whatever still hangs (an event left unrecorded is retried
   // after its lease).
   stopOnSignals({
     log: logger().child({ component: "worker-process" }),
-    parts: { worker: () => worker.stop(), webhooks: () => webhooks.stop(), retention: () => retention.stop() },
+    parts: {
+      worker: () => worker.stop(),
+      webhooks: () => webhooks.stop(),
+      retention: () => retention.stop(),
+      metrics: async () => metricsServer?.server.close(),
+    },
     last: disconnectDb,
   });
 }

@@ -1,5 +1,6 @@
 // The one table of envelope codes. statusMessage texts are the seed's, word for word; the codes the seed does not
-// list (Unauthorized, Forbidden, MessageNotFound, IdempotencyConflict) are the API decisions'.
+// list (Unauthorized, Forbidden, MessageNotFound, IdempotencyConflict) are the API decisions', and TooManyRequests
+// (the per-key request rate limit) is Parley's own.
 export const errorCodes = {
   MissingAccountId: { statusCode: 400, statusMessage: "'accountId' is required" },
   MissingFrom: { statusCode: 400, statusMessage: "'from' is required" },
@@ -20,6 +21,7 @@ export const errorCodes = {
     statusCode: 409,
     statusMessage: "Idempotency-Key was already used with a different request body",
   },
+  TooManyRequests: { statusCode: 429, statusMessage: "Too many requests" },
   // A listing stopped by its timeout (LISTING_TIMEOUT_SECONDS): the seed has no code for it.
   QueryTimeout: { statusCode: 503, statusMessage: "The query took too long" },
   SystemFailure: { statusCode: 500, statusMessage: "General System Failure" },

@@ -103,6 +103,13 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
     appliesTo: "any other path under /v3",
     when: "The path is not part of the API (including /v3 itself). The statusMessage names the method. Needs no credentials.",
   },
+  TooManyRequests: {
+    appliesTo: "all authenticated operations, when the operator set API_RATE_LIMIT_PER_SECOND",
+    when:
+      "The API key made more requests than the configured rate allows (a burst at once, then a steady rate a second; each key " +
+      "counts alone). The `Retry-After` header says how many seconds to wait; the refused request did not count. Checked right " +
+      "after the credentials. Off unless configured.",
+  },
   SystemFailure: {
     appliesTo: "all",
     when:
@@ -510,12 +517,20 @@ function buildDocument(): OpenApiDocument {
       .openapi({ description: "The request's id, also in the server's log; quote it when reporting a problem." }),
   });
 
+  const rateLimitHeaders = requestIdHeader.extend({
+    "retry-after": z
+      .string()
+      .openapi({ description: "Whole seconds to wait before the key's next request is let in.", example: "1" }),
+  });
+
   type Responses = Parameters<OpenAPIRegistry["registerPath"]>[0]["responses"];
   const errorResponses = (
     method: string,
     codes: ErrorCode[],
     schemaFor: (code: ErrorCode) => z.ZodType = () => errorEnvelope,
   ): Responses => {
+    // Every operation that takes credentials is subject to the per-key request rate limit, when it is configured.
+    if (codes.includes("Unauthorized") && !codes.includes("TooManyRequests")) codes = [...codes, "TooManyRequests"];
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of codes)
       byStatus.set(errorCodes[code].statusCode, [...(byStatus.get(errorCodes[code].statusCode) ?? []), code]);
@@ -525,7 +540,7 @@ function buildDocument(): OpenApiDocument {
         description: group
           .map((code) => `${code}: ${errorCodes[code].statusMessage.replace("{method}", method)}`)
           .join("; "),
-        headers: requestIdHeader,
+        headers: statusCode === 429 ? rateLimitHeaders : requestIdHeader,
         content: {
           "application/json": {
             schema: schemaFor(group[0]!),

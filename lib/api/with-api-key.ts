@@ -2,6 +2,7 @@ import { isApiError, ApiError } from "./api-error";
 import { authenticate, type ApiPrincipal } from "./authenticate";
 import { errorEnvelope, jsonResponse, type Envelope } from "./envelope";
 import { requestIdFrom } from "./request-id";
+import { checkRateLimit } from "./rate-limit";
 import { logger, type Logger } from "../log";
 
 export interface RouteContext {
@@ -34,13 +35,22 @@ function finish(result: Envelope | Response, requestId: string): Response {
   return jsonResponse(result, { "x-request-id": requestId });
 }
 
-/** A v3 route: request id, credentials (401 before anything else), the handler, the one error envelope. */
+/**
+ * A v3 route: request id, credentials (401 before anything else), the key's request rate (429 when configured),
+ * the handler, the one error envelope.
+ */
 export function withApiKey(handler: ApiHandler): RouteHandler {
   return async (req, routeCtx) => {
     const requestId = requestIdFrom(req.headers);
     const log = logger().child({ reqId: requestId });
     try {
       const principal = await authenticate(req.headers);
+      const limited = await checkRateLimit(principal.apiKeyId);
+      if (limited) {
+        const response = errorResponse(limited.error, req, requestId, log);
+        response.headers.set("retry-after", String(limited.retryAfterSeconds));
+        return response;
+      }
       const params = (await routeCtx?.params) ?? {};
       return finish(await handler({ req, principal, requestId, log, params }), requestId);
     } catch (error) {

@@ -76,4 +76,6 @@ export interface Carrier {
   stop(): Promise<void>;
   /** The link's state now (read every second by the worker's heartbeat); a carrier without one counts as connected. */
   connectionState?(): CarrierState;
+  /** Submits waiting for the network's answer now, and the most that may (the metrics' window gauges). */
+  submitWindow?(): { inUse: number; size: number };
 }

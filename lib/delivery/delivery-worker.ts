@@ -26,6 +26,7 @@ import { expireOverdueParts } from "./expire-messages";
 import { receiveMessage } from "../messaging/receive-message";
 import { enqueueDeliveryStatusEvents } from "../webhooks/enqueue-events";
 import { startHeartbeat, type WorkerHeartbeat } from "./worker-heartbeat";
+import { metrics } from "../metrics/define-metrics";
 
 export interface WorkerOptions {
   carrier: Carrier;
@@ -125,6 +126,7 @@ export class DeliveryWorker {
   private running: Promise<void> | null = null;
   private stopped = true;
   private heartbeat: WorkerHeartbeat | null = null;
+  private unobserveCarrier: (() => void) | null = null;
   private readonly log = logger().child({ component: "worker" });
 
   constructor(options: WorkerOptions) {
@@ -148,6 +150,7 @@ export class DeliveryWorker {
       onInbound: (message) => this.handleInbound(message),
     });
     this.heartbeat = await startHeartbeat(this.id, this.carrier);
+    this.unobserveCarrier = metrics().observeCarrier(this.carrier);
     const loop = () => {
       if (this.stopped) return;
       this.running = this.tick()
@@ -171,6 +174,8 @@ export class DeliveryWorker {
     );
     this.held.clear();
     await this.carrier.stop();
+    this.unobserveCarrier?.();
+    this.unobserveCarrier = null;
     await this.heartbeat?.stop();
     this.heartbeat = null;
     this.log.info({ workerId: this.id }, "delivery worker stopped");
@@ -584,6 +589,7 @@ export class DeliveryWorker {
       await insertSdrs(tx, sdrs as SdrRow[]);
       await enqueueDeliveryStatusEvents(tx, sdrs as SdrRow[]);
     });
+    countSubmits(sdrs);
   }
 
   /** Writes the held numbers' next slots (kept in memory while held) and gives them back, in one statement a chunk. */
@@ -668,6 +674,18 @@ export class DeliveryWorker {
   private async handleInbound(message: InboundMessage): Promise<void> {
     await receiveMessage(message);
   }
+}
+
+/** The submit counters, from a recorded round's SDRs: a part accepted, retried later, failed or rejected. */
+function countSubmits(sdrs: Prisma.SdrCreateManyInput[]): void {
+  const m = metrics();
+  let submitted = 0;
+  for (const record of sdrs) {
+    if (record.status === "message_sent") submitted += 1;
+    else if (record.status === "retry" || record.status === "failed" || record.status === "rejected")
+      m.submitErrors.inc({ outcome: record.status });
+  }
+  if (submitted > 0) m.segmentsSubmitted.inc(submitted);
 }
 
 /** Moves waiting messages to `sending`; returns the ids it moved. */

@@ -5,6 +5,7 @@ import { boundValue, insertSdrs, placeholder, type SdrRow } from "../db/insert-r
 import { sdr } from "./sdr-writer";
 import { finalStatus } from "./final-status";
 import { enqueueDeliveryStatusEvents } from "../webhooks/enqueue-events";
+import { metrics } from "../metrics/define-metrics";
 
 type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
 
@@ -26,7 +27,10 @@ export async function recordReceipts(receipts: DeliveryReceipt[]): Promise<Recei
   const stamp = new Date();
   const byStatus = new Map<ReceiptStatus, string[]>();
   for (const r of receipts) byStatus.set(r.status, [...(byStatus.get(r.status) ?? []), r.carrierMessageId]);
-  return db().$transaction(async (tx) => {
+  // The outcomes this batch recorded, counted once it is committed.
+  let recorded: ReceiptStatus[] = [];
+  const result = await db().$transaction(async (tx) => {
+    recorded = [];
     // The parts this batch answers are the ones its own UPDATE changed: a receipt recorded by another batch at the
     // same moment (a carrier repeating itself to two sessions) is a duplicate here, whatever the clocks say.
     const claimed = new Set<string>();
@@ -86,12 +90,16 @@ export async function recordReceipts(receipts: DeliveryReceipt[]): Promise<Recei
       );
       touched.set(message.id, { numSegments: message.numSegments, partsSubmitted: message.partsSubmitted });
       outcome.recorded += 1;
+      recorded.push(receipt.status);
     }
     await insertSdrs(tx, sdrs);
     await enqueueDeliveryStatusEvents(tx, sdrs);
     await settleMessages(tx, touched);
     return outcome;
   });
+  const counter = metrics().receipts;
+  for (const status of recorded) counter.inc({ status });
+  return result;
 }
 
 /** Sets waiting parts' answers; returns the carrier ids of the parts this statement changed. */

@@ -16,6 +16,7 @@ import { footerDue, withFooter } from "../opt/append-footer";
 import { readOptStates, optStatusOf } from "../opt/read-opt-states";
 import { readOptTexts } from "../opt/opt-settings";
 import { attachConversations } from "../conversations/attach-conversations";
+import { metrics } from "../metrics/define-metrics";
 
 export type RejectReason = "FromNotOwned" | "InvalidDestination" | "DuplicateDestination" | "OptedOut";
 
@@ -229,5 +230,14 @@ export async function sendMessages(input: {
   if (request.conversational && fromOwned) await attachConversations(request.accountId, from, write.messages, now);
   const { autoBulk: madeBulk } = await commitSendWrite(write);
   if (madeBulk) envelope.data!.bulk = true;
+  countSends(messageInfo);
   return envelope;
+}
+
+/** The sends counters, once the messages are committed. */
+function countSends(entries: MessageInfo[]): void {
+  const m = metrics();
+  const accepted = entries.filter((e) => e.status === "accepted").length;
+  if (accepted > 0) m.messagesAccepted.inc(accepted);
+  for (const entry of entries) if (entry.status === "rejected") m.messagesRejected.inc({ reason: entry.reason });
 }

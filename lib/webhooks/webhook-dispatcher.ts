@@ -7,6 +7,7 @@ import { onEventsWritten } from "./enqueue-events";
 import { postWebhook, type WebhookResponse } from "./post-webhook";
 import { signingSecrets } from "./manage-webhook";
 import { deliveryHeaders } from "./delivery-headers";
+import { metrics, type WebhookOutcome } from "../metrics/define-metrics";
 
 export interface DispatcherOptions {
   pollMs?: number;
@@ -289,6 +290,8 @@ export class WebhookDispatcher {
         const batch = this.outcomes.splice(0, 500);
         try {
           await this.writeOutcomes(batch);
+          const attempts = metrics().webhookAttempts;
+          for (const item of batch) attempts.inc({ outcome: outcomeOf(item.response) });
           for (const item of batch) item.resolve();
         } catch (error) {
           for (const item of batch) item.reject(error);
@@ -395,4 +398,12 @@ export class WebhookDispatcher {
       await insertSdrs(tx, sdrs);
     });
   }
+}
+
+/** An attempt's outcome in the metrics' words: accepted, or why not. */
+function outcomeOf(response: WebhookResponse): WebhookOutcome {
+  if (response.error === null) return "accepted";
+  if (response.failure === "status") return "http_error";
+  if (response.failure === "guard") return "refused";
+  return response.failure === "timeout" ? "timeout" : "network";
 }

@@ -85,7 +85,9 @@ describe("GET /v3/openapi.json", () => {
       ["path", "number", true],
       ["query", "accountId", true],
     ]);
-    expect(Object.keys(release.responses).sort()).toEqual(["200", "400", "401", "403", "404", "500"]);
+    expect(Object.keys(release.responses).sort()).toEqual(["200", "400", "401", "403", "404", "429", "500"]);
+    // The per-key rate limit's answer says how long to wait.
+    expect(Object.keys(release.responses["429"].headers)).toEqual(["x-request-id", "retry-after"]);
     const listParams = doc.paths["/numbers"].get.parameters.map((p: Json) => p.name);
     expect(listParams).toEqual(["accountId", "start", "count"]);
     const provision = schemaNamed("ProvisionNumberRequest");

@@ -173,6 +173,10 @@ class SmppCarrier implements Carrier {
     return { state: "down", detail: `${this.lastError}; reconnecting to ${host}:${port}`, since };
   }
 
+  submitWindow(): { inUse: number; size: number } {
+    return { inUse: this.window.outstanding, size: this.window.size };
+  }
+
   private setBound(bound: boolean): void {
     if (this.bound !== bound) this.boundChangedAt = new Date();
     this.bound = bound;

@@ -1,0 +1,176 @@
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import type { Carrier } from "../carriers/carrier";
+
+// Every series Parley exports (docs/METRICS.md). Two registries:
+// - `process`: what this process counts as it works (sends it accepted, parts it submitted, receipts and webhook
+//   attempts it recorded, its carrier link) and Node's own figures. A worker running as its own process
+//   (`npm run worker`) serves these on METRICS_WORKER_PORT; the server serves its own.
+// - `database`: deployment-wide gauges read from the database at scrape time (queues, webhook backlog, workers'
+//   carrier links). Only servers serve them, so a worker's figures are never counted twice.
+// On globalThis: server.ts's copy of this module and Next's bundled copy (the portal's routes) must count into the
+// same series.
+
+const CARRIER_STATES = ["connected", "bound", "connecting", "down"] as const;
+const REJECT_REASONS = ["FromNotOwned", "InvalidDestination", "DuplicateDestination", "OptedOut"] as const;
+const RECEIPT_STATUSES = ["delivered", "undelivered", "failed", "expired", "rejected"] as const;
+const SUBMIT_ERRORS = ["retry", "failed", "rejected"] as const;
+export const WEBHOOK_OUTCOMES = ["accepted", "http_error", "timeout", "network", "refused"] as const;
+
+export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
+
+function create() {
+  const processRegistry = new Registry();
+  const databaseRegistry = new Registry();
+  collectDefaultMetrics({ register: processRegistry });
+  const inProcess = { registers: [processRegistry] };
+  const fromDatabase = { registers: [databaseRegistry] };
+
+  // The carriers of the delivery workers running in this process (normally one), for the link gauges.
+  const carriers = new Set<Carrier>();
+
+  const series = {
+    messagesAccepted: new Counter({
+      name: "parley_messages_accepted_total",
+      help: "Outbound messages accepted for sending (one per destination), by the API and the portal",
+      ...inProcess,
+    }),
+    messagesRejected: new Counter({
+      name: "parley_messages_rejected_total",
+      help: "Outbound messages refused in the send response, by reason",
+      labelNames: ["reason"] as const,
+      ...inProcess,
+    }),
+    apiRateLimited: new Counter({
+      name: "parley_api_rate_limited_total",
+      help: "/v3 requests answered 429 TooManyRequests by the per-key rate limit",
+      ...inProcess,
+    }),
+    segmentsSubmitted: new Counter({
+      name: "parley_segments_submitted_total",
+      help: "Message parts (segments) the carrier accepted",
+      ...inProcess,
+    }),
+    submitErrors: new Counter({
+      name: "parley_submit_errors_total",
+      help: "Part submits the carrier did not accept, by what followed (retry later, failed, rejected)",
+      labelNames: ["outcome"] as const,
+      ...inProcess,
+    }),
+    receipts: new Counter({
+      name: "parley_receipts_total",
+      help: "Delivery receipts recorded (one per part; repeats of a receipt not counted), by outcome",
+      labelNames: ["status"] as const,
+      ...inProcess,
+    }),
+    webhookAttempts: new Counter({
+      name: "parley_webhook_attempts_total",
+      help: "Webhook delivery attempts recorded, by outcome (accepted: a 2xx within the timeout)",
+      labelNames: ["outcome"] as const,
+      ...inProcess,
+    }),
+    carrierState: new Gauge({
+      name: "parley_carrier_connection_state",
+      help: "The link of this process's delivery worker to its carrier: 1 for the state it is in, 0 for the others",
+      labelNames: ["carrier", "state"] as const,
+      ...inProcess,
+      collect() {
+        this.reset();
+        for (const carrier of carriers) {
+          const now = carrier.connectionState?.().state ?? "connected";
+          for (const state of CARRIER_STATES) this.set({ carrier: carrier.name, state }, state === now ? 1 : 0);
+        }
+      },
+    }),
+    submitWindowInUse: new Gauge({
+      name: "parley_carrier_submit_window_in_use",
+      help: "Submits waiting for the carrier's answer now (SMPP: submit_sm without their submit_sm_resp)",
+      labelNames: ["carrier"] as const,
+      ...inProcess,
+      collect() {
+        this.reset();
+        for (const carrier of carriers) {
+          const window = carrier.submitWindow?.();
+          if (window) this.set({ carrier: carrier.name }, window.inUse);
+        }
+      },
+    }),
+    submitWindowSize: new Gauge({
+      name: "parley_carrier_submit_window_size",
+      help: "The most submits that may wait for the carrier's answer at once (SMPP_WINDOW)",
+      labelNames: ["carrier"] as const,
+      ...inProcess,
+      collect() {
+        this.reset();
+        for (const carrier of carriers) {
+          const window = carrier.submitWindow?.();
+          if (window) this.set({ carrier: carrier.name }, window.size);
+        }
+      },
+    }),
+
+    queueDepth: new Gauge({
+      name: "parley_queue_depth",
+      help: "Outbound messages waiting to leave (queued, or part-way out) from a number; the numbers with the most waiting",
+      labelNames: ["from"] as const,
+      ...fromDatabase,
+    }),
+    queueOldestAge: new Gauge({
+      name: "parley_queue_oldest_age_seconds",
+      help: "Age of the oldest message waiting to leave from a number (the same numbers as parley_queue_depth)",
+      labelNames: ["from"] as const,
+      ...fromDatabase,
+    }),
+    queuedMessages: new Gauge({
+      name: "parley_queued_messages",
+      help: "Outbound messages waiting to leave, all numbers together",
+      ...fromDatabase,
+    }),
+    queueNumbers: new Gauge({
+      name: "parley_queue_numbers",
+      help: "Numbers with at least one message waiting to leave",
+      ...fromDatabase,
+    }),
+    webhookBacklog: new Gauge({
+      name: "parley_webhook_backlog",
+      help: "Webhook events waiting for delivery (a first attempt or a retry)",
+      ...fromDatabase,
+    }),
+    webhookDispatchLag: new Gauge({
+      name: "parley_webhook_dispatch_lag_seconds",
+      help: "How long the most overdue webhook event has been due for its attempt (0 when none is overdue)",
+      ...fromDatabase,
+    }),
+    workers: new Gauge({
+      name: "parley_workers",
+      help: "Delivery workers with a recent heartbeat, in any process, by their carrier link's state",
+      labelNames: ["carrier", "state"] as const,
+      ...fromDatabase,
+    }),
+  };
+
+  // Labelled counters start at 0 for every value they can take, so rate() sees the first event.
+  for (const reason of REJECT_REASONS) series.messagesRejected.inc({ reason }, 0);
+  for (const status of RECEIPT_STATUSES) series.receipts.inc({ status }, 0);
+  for (const outcome of SUBMIT_ERRORS) series.submitErrors.inc({ outcome }, 0);
+  for (const outcome of WEBHOOK_OUTCOMES) series.webhookAttempts.inc({ outcome }, 0);
+
+  return {
+    ...series,
+    processRegistry,
+    /** What a server serves: this process's series and the deployment-wide ones. */
+    serverRegistry: Registry.merge([processRegistry, databaseRegistry]),
+    /** Puts a delivery worker's carrier into the link gauges until the returned function is called. */
+    observeCarrier(carrier: Carrier): () => void {
+      carriers.add(carrier);
+      return () => void carriers.delete(carrier);
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof create>;
+
+const holder = globalThis as unknown as { __parleyMetrics?: Metrics };
+
+export function metrics(): Metrics {
+  return (holder.__parleyMetrics ??= create());
+}
