@@ -2,6 +2,7 @@
 // would call, without its per-request pipeline: ~8× the throughput), everything else to Next's handler;
 // socket.io shares the server.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { join } from "node:path";
 import next from "next";
 import { Server as SocketServer } from "socket.io";
 import { announceListening, bootstrapEnv, env, publicUrl } from "./lib/env";
@@ -11,6 +12,15 @@ import { disconnectDb } from "./lib/db/client";
 import { describeDemo, ensureDemo, type DemoCredentials } from "./lib/accounts/create-demo";
 import { sendWebResponse, toHandlerRequest } from "./lib/http/node-bridge";
 import { requestIdFrom } from "./lib/api/request-id";
+import { ApiError } from "./lib/api/api-error";
+import { appRoutePatterns } from "./lib/http/app-route-patterns";
+import { checkRequest } from "./lib/http/check-request";
+import {
+  clientErrorAnswer,
+  endSocketWithEnvelope,
+  envelopeNextErrors,
+  writeEnvelope,
+} from "./lib/http/envelope-answers";
 import { CLIENT_IP_HEADER } from "./lib/auth/client-ip";
 import { startConfiguredWorker } from "./lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
@@ -25,26 +35,29 @@ import * as openapiRoute from "./app/v3/openapi.json/route";
 type Handler = (req: Request, ctx?: { params?: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type RouteModule = Partial<Record<string, unknown>>;
 
-// The route table of the fast path. A path it does not match exactly (a trailing slash, say) or a method the
-// module does not export goes to Next, which then answers exactly as it would have anyway.
+// The route table of the fast path. A path it does not match exactly (a trailing slash, a `.` or `..` segment, a
+// backslash, say) or a method the module does not export goes to Next, which then answers exactly as it would have
+// anyway. checkRequest has already refused segments that do not decode.
 function matchV3(pathname: string): { module: RouteModule; params: Record<string, string | string[]> } | null {
   if (!pathname.startsWith("/v3")) return null;
-  if (pathname === "/v3/messages") return { module: messagesRoute, params: {} };
-  if (pathname === "/v3/openapi.json") return { module: openapiRoute, params: {} };
-  if (pathname === "/v3/numbers") return { module: numbersRoute, params: {} };
-  const number = /^\/v3\/numbers\/([^/]+)$/.exec(pathname);
-  if (number) return { module: numberRoute, params: { number: decodeURIComponent(number[1]!) } };
-  const sdr = /^\/v3\/sdrs\/([^/]+)\/([^/]+)$/.exec(pathname);
-  if (sdr)
-    return {
-      module: sdrsRoute,
-      params: { accountId: decodeURIComponent(sdr[1]!), messageId: decodeURIComponent(sdr[2]!) },
-    };
-  if (pathname.endsWith("/") || pathname.includes("//")) return null;
-  if (pathname === "/v3") return { module: unknownRoute, params: {} };
-  if (pathname.startsWith("/v3/"))
-    return { module: unknownRoute, params: { path: pathname.slice(4).split("/").map(decodeURIComponent) } };
-  return null;
+  if (pathname.endsWith("/") || pathname.includes("//") || pathname.includes("\\")) return null;
+  // As Next matches: literal segments as sent (`%6Dessages` is not `messages`), parameters decoded.
+  const [root, ...rest] = pathname.slice(1).split("/");
+  const decoded = rest.map(decodeURIComponent);
+  if (root !== "v3" || decoded.some((segment) => segment === "." || segment === "..")) return null;
+  const [first, ...more] = rest;
+  if (more.length === 0 && first === "messages") return { module: messagesRoute, params: {} };
+  if (more.length === 0 && first === "openapi.json") return { module: openapiRoute, params: {} };
+  if (more.length === 0 && first === "numbers") return { module: numbersRoute, params: {} };
+  if (more.length === 1 && first === "numbers") return { module: numberRoute, params: { number: decoded[1]! } };
+  if (more.length === 2 && first === "sdrs")
+    return { module: sdrsRoute, params: { accountId: decoded[1]!, messageId: decoded[2]! } };
+  return { module: unknownRoute, params: rest.length > 0 ? { path: decoded } : {} };
+}
+
+/** The paths whose every answer is the envelope. */
+function isApiPath(pathname: string): boolean {
+  return /^\/(v3|api)(\/|$)/.test(pathname);
 }
 
 async function main(): Promise<void> {
@@ -59,42 +72,43 @@ async function main(): Promise<void> {
   const nextHandler = app.getRequestHandler();
   const fastPath = process.env.PARLEY_FAST_PATH !== "false";
 
+  const routePatterns = appRoutePatterns(join(process.cwd(), "app"));
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
-    const url = req.url ?? "/";
-    const pathname = url.split("?")[0]!;
+    const method = req.method ?? "GET";
+    // One request id for the whole request: the route handlers read it back from the header.
+    const requestId = requestIdFrom({ get: (n) => (req.headers[n] as string | undefined) ?? null });
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("x-request-id", requestId);
+    const checked = checkRequest(method, req.url ?? "/", routePatterns);
+    req.url = checked.target;
+    const pathname = checked.target.split("?")[0]!;
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
-        {
-          reqId: res.getHeader("x-request-id"),
-          method: req.method,
-          path: pathname,
-          status: res.statusCode,
-          ms: Math.round(ms * 10) / 10,
-        },
+        { reqId: requestId, method, path: pathname, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
         "request",
       );
     });
+    if (checked.refusal) {
+      writeEnvelope(res, checked.refusal, method, requestId);
+      return;
+    }
     const route = fastPath ? matchV3(pathname) : null;
-    const handler = route ? (route.module[req.method ?? "GET"] as Handler | undefined) : undefined;
+    const handler = route ? (route.module[method] as Handler | undefined) : undefined;
+    if (route && !handler && method !== "HEAD") {
+      // What Next answers (through envelopeNextErrors) for a method the route does not export.
+      writeEnvelope(res, new ApiError("ResourceNotAllowed"), method, requestId);
+      return;
+    }
     if (route && handler) {
       try {
         const request = await toHandlerRequest(req, publicUrl(), config.MAX_BODY_BYTES);
         await sendWebResponse(res, await handler(request, { params: Promise.resolve(route.params) }));
       } catch (error) {
-        log.error({ err: error }, "fast path failure");
-        if (!res.headersSent) {
-          res.writeHead(500, { "content-type": "application/json" });
-          res.end(
-            JSON.stringify({
-              status: "SystemFailure",
-              statusCode: 500,
-              statusMessage: "General System Failure",
-              statusUri: "",
-            }),
-          );
-        }
+        log.error({ err: error, reqId: requestId }, "fast path failure");
+        writeEnvelope(res, new ApiError("SystemFailure"), method, requestId);
       }
       return;
     }
@@ -105,16 +119,37 @@ async function main(): Promise<void> {
           .trim()
       : "";
     req.headers[CLIENT_IP_HEADER] = forwarded || req.socket.remoteAddress || "";
-    if (!pathname.startsWith("/v3") && !res.hasHeader("x-request-id"))
-      res.setHeader("x-request-id", requestIdFrom({ get: (n) => (req.headers[n] as string | undefined) ?? null }));
+    if (isApiPath(pathname)) envelopeNextErrors(res, { method, path: pathname, requestId, log });
     await nextHandler(req, res);
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
-      log.error({ err: error }, "request failure");
-      if (!res.headersSent) res.writeHead(500).end();
+      // The last resort: whatever failed, the client gets the envelope, never a bare 500.
+      const requestId = String(res.getHeader("x-request-id") ?? req.headers["x-request-id"] ?? "");
+      log.error({ err: error, reqId: requestId }, "request failure");
+      writeEnvelope(res, new ApiError("SystemFailure"), req.method ?? "GET", requestId);
     });
+  });
+  // Requests node:http itself refuses (malformed HTTP, a method its parser does not know, oversized heads).
+  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    const inFlight = (socket as unknown as { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === "ECONNRESET" || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const answer = clientErrorAnswer(error);
+    endSocketWithEnvelope(socket, answer.error, answer.method, randomRequestId());
+  });
+  // CONNECT (a proxy's method) and upgrades outside socket.io never reach the request handler.
+  server.on("connect", (_req: IncomingMessage, socket) => {
+    const detail = "the methods served are GET, HEAD, POST, PUT, PATCH and DELETE";
+    endSocketWithEnvelope(socket, new ApiError("ResourceNotAllowed", { detail }), "CONNECT", randomRequestId());
+  });
+  server.on("upgrade", (req: IncomingMessage, socket) => {
+    if ((req.url ?? "").startsWith("/socket.io/")) return;
+    const detail = "only /socket.io/ accepts a protocol upgrade";
+    endSocketWithEnvelope(socket, new ApiError("InvalidRequest", { detail }), req.method ?? "GET", randomRequestId());
   });
   server.keepAliveTimeout = 65_000;
   const io = new SocketServer(server, { path: "/socket.io", serveClient: false });
@@ -150,6 +185,10 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+}
+
+function randomRequestId(): string {
+  return requestIdFrom({ get: () => null });
 }
 
 function printDemo(demo: DemoCredentials): void {
