@@ -14,7 +14,7 @@ import { sendWebResponse, toHandlerRequest } from "./lib/http/node-bridge";
 import { requestIdFrom } from "./lib/api/request-id";
 import { ApiError } from "./lib/api/api-error";
 import { appRoutePatterns } from "./lib/http/app-route-patterns";
-import { checkRequest } from "./lib/http/check-request";
+import { checkRequest, isApiPath } from "./lib/http/check-request";
 import {
   clientErrorAnswer,
   endSocketWithEnvelope,
@@ -35,16 +35,14 @@ import * as openapiRoute from "./app/v3/openapi.json/route";
 type Handler = (req: Request, ctx?: { params?: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type RouteModule = Partial<Record<string, unknown>>;
 
-// The route table of the fast path. A path it does not match exactly (a trailing slash, a `.` or `..` segment, a
-// backslash, say) or a method the module does not export goes to Next, which then answers exactly as it would have
-// anyway. checkRequest has already refused segments that do not decode.
+// The route table of the fast path. A method the module does not export goes to Next (HEAD, which Next answers as
+// GET without a body) or is ResourceNotAllowed, as Next would answer it. checkRequest has already refused segments
+// that do not decode and made the path canonical (no dot or empty segments, no trailing slash).
 function matchV3(pathname: string): { module: RouteModule; params: Record<string, string | string[]> } | null {
-  if (!pathname.startsWith("/v3")) return null;
-  if (pathname.endsWith("/") || pathname.includes("//") || pathname.includes("\\")) return null;
   // As Next matches: literal segments as sent (`%6Dessages` is not `messages`), parameters decoded.
   const [root, ...rest] = pathname.slice(1).split("/");
+  if (root !== "v3") return null;
   const decoded = rest.map(decodeURIComponent);
-  if (root !== "v3" || decoded.some((segment) => segment === "." || segment === "..")) return null;
   const [first, ...more] = rest;
   if (more.length === 0 && first === "messages") return { module: messagesRoute, params: {} };
   if (more.length === 0 && first === "openapi.json") return { module: openapiRoute, params: {} };
@@ -53,11 +51,6 @@ function matchV3(pathname: string): { module: RouteModule; params: Record<string
   if (more.length === 2 && first === "sdrs")
     return { module: sdrsRoute, params: { accountId: decoded[1]!, messageId: decoded[2]! } };
   return { module: unknownRoute, params: rest.length > 0 ? { path: decoded } : {} };
-}
-
-/** The paths whose every answer is the envelope. */
-function isApiPath(pathname: string): boolean {
-  return /^\/(v3|api)(\/|$)/.test(pathname);
 }
 
 async function main(): Promise<void> {

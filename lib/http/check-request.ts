@@ -23,31 +23,32 @@ function decodeSegment(segment: string): string | null {
   }
 }
 
-/** Resolves `.` and `..` segments (also when percent-encoded) as URL parsers do, keeping undecodable ones. */
-function resolveDotSegments(segments: (string | null)[]): (string | null)[] {
-  const out: (string | null)[] = [];
-  for (const segment of segments) {
-    if (segment === ".") continue;
-    if (segment === "..") out.pop();
-    else out.push(segment);
+/**
+ * The segments of a path as URL parsers read it: `\` as `/`, empty segments dropped, `.` and `..` resolved (also
+ * when percent-encoded); each with its decoded text, null when it does not decode.
+ */
+function pathSegments(path: string): { raw: string; decoded: string | null }[] {
+  const out: { raw: string; decoded: string | null }[] = [];
+  for (const raw of path.replaceAll("\\", "/").split("/")) {
+    const decoded = decodeSegment(raw);
+    if (raw === "" || decoded === ".") continue;
+    if (decoded === "..") out.pop();
+    else out.push({ raw, decoded });
   }
   return out;
 }
 
 function checkPath(path: string, patterns: RoutePattern[]): ApiError | null {
-  const raw = path.split("/").slice(1);
-  const decoded = raw.map(decodeSegment);
-  if (!decoded.includes(null)) return null;
-  const resolved = resolveDotSegments(decoded);
-  const index = resolved.indexOf(null);
-  const param = index >= 0 ? parameterAt(patterns, resolved, index) : null;
-  if (param) {
-    return new ApiError("InvalidRequest", {
-      detail: `'${param}' in the path must be percent-encoded UTF-8 text without NUL`,
-      field: param,
-    });
-  }
-  return new ApiError("UnknownResource", { detail: "the path must be percent-encoded UTF-8 text without NUL" });
+  if (path.split("/").every((segment) => decodeSegment(segment) !== null)) return null;
+  const decoded = pathSegments(path).map((segment) => segment.decoded);
+  const index = decoded.indexOf(null);
+  const param = index >= 0 ? parameterAt(patterns, decoded, index) : null;
+  if (!param)
+    return new ApiError("UnknownResource", { detail: "the path must be percent-encoded UTF-8 text without NUL" });
+  return new ApiError("InvalidRequest", {
+    detail: `'${param}' in the path must be percent-encoded UTF-8 text without NUL`,
+    field: param,
+  });
 }
 
 function checkQuery(query: string): ApiError | null {
@@ -60,25 +61,55 @@ function checkQuery(query: string): ApiError | null {
   return null;
 }
 
+/** The paths whose every answer is the envelope. */
+export function isApiPath(path: string): boolean {
+  return /^\/(v3|api)(\/|$)/.test(path);
+}
+
+/**
+ * An API path as it is answered: its segments as URL parsers read them, without a trailing slash. Next.js would
+ * answer the other spellings (`/v3/messages/`, `/v3//messages`, `/v3/x/../messages`, `/v3\messages`) with a redirect
+ * that is no envelope; Parley answers them as the path they spell.
+ */
+function canonicalPath(path: string): string {
+  return (
+    "/" +
+    pathSegments(path)
+      .map((segment) => segment.raw)
+      .join("/")
+  );
+}
+
 /**
  * The decided order: a method Parley does not serve (ResourceNotAllowed) → a target that is no path
  * (UnknownResource) → a path segment that is not percent-encoded UTF-8 or holds NUL (InvalidRequest naming the
- * route's parameter, else UnknownResource) → a query parameter holding NUL (InvalidRequest naming it).
+ * route's parameter, else UnknownResource) → an API path whose dot segments lead out of /v3 or /api
+ * (UnknownResource) → a query parameter holding NUL (InvalidRequest naming it).
  */
 export function checkRequest(method: string, rawTarget: string, patterns: RoutePattern[]): CheckedRequest {
   // Absolute form (`GET http://host/path`), which HTTP/1.1 servers must accept, is answered as the path it names.
   let target = rawTarget.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "") || "/";
   const hash = target.indexOf("#");
   if (hash >= 0) target = target.slice(0, hash) || "/";
+  const refuse = (refusal: ApiError): CheckedRequest => ({ target, refusal });
   if (!SERVED_METHODS.has(method)) {
-    const detail = "the methods served are GET, HEAD, POST, PUT, PATCH and DELETE";
-    return { target, refusal: new ApiError("ResourceNotAllowed", { detail }) };
+    return refuse(
+      new ApiError("ResourceNotAllowed", { detail: "the methods served are GET, HEAD, POST, PUT, PATCH and DELETE" }),
+    );
   }
-  if (!target.startsWith("/")) {
-    return { target, refusal: new ApiError("UnknownResource", { detail: "the request target must be a path" }) };
+  if (!target.startsWith("/"))
+    return refuse(new ApiError("UnknownResource", { detail: "the request target must be a path" }));
+  const at = target.indexOf("?");
+  const path = at >= 0 ? target.slice(0, at) : target;
+  const query = at >= 0 ? target.slice(at) : "";
+  const badPath = checkPath(path, patterns);
+  if (badPath) return refuse(badPath);
+  // Any spelling of an API path is answered as the API path; one that starts as an API path stays one.
+  const canonical = canonicalPath(path);
+  if (isApiPath(canonical)) target = canonical + query;
+  else if (isApiPath(path.replaceAll("\\", "/").replace(/^\/+/, "/"))) {
+    return refuse(new ApiError("UnknownResource", { detail: "the path leads out of the API" }));
   }
-  const query = target.indexOf("?");
-  const path = query >= 0 ? target.slice(0, query) : target;
-  const refusal = checkPath(path, patterns) ?? (query >= 0 ? checkQuery(target.slice(query + 1)) : null);
-  return { target, refusal };
+  const badQuery = query ? checkQuery(query.slice(1)) : null;
+  return badQuery ? refuse(badQuery) : { target, refusal: null };
 }

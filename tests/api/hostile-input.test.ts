@@ -272,6 +272,32 @@ describe("paths and bytes that are not a request Parley knows", () => {
   });
 });
 
+describe("other spellings of an API path", () => {
+  it.each([
+    "/v3/messages/?{q}",
+    "/v3//messages?{q}",
+    "/v3/messages/.?{q}",
+    "/v3/x/../messages?{q}",
+    "/v3/%2E/messages?{q}",
+    "/v3\\messages?{q}",
+    "/v3/messages?{q}#top",
+    "http://example.com/v3/messages?{q}",
+  ])("answers %s as /v3/messages, not with a redirect", async (path) => {
+    const res = await get(path.replace("{q}", `accountId=${account.accountId}&count=1`));
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ status: "QueryCompletedSuccessfully", data: { count: "1" } });
+  });
+
+  it("answers /api/health/ as /api/health", async () => {
+    expect((await get("/api/health/", {})).json).toMatchObject({ status: "ok" });
+  });
+
+  it("answers dot segments that lead out of the API with UnknownResource", async () => {
+    expectEnvelope(await get("/v3/.."), 400, "UnknownResource", "Unknown resource on GET");
+    expectEnvelope(await get("/api/%2e%2e/login"), 400, "UnknownResource", "Unknown resource on GET");
+  });
+});
+
 describe("after all that", () => {
   it("next-auth still signs in, the portal session still works and a send still goes out", async () => {
     const fresh = await portalCookie(server, `admin-${account.accountId}@example.com`, password);
