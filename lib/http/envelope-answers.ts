@@ -40,11 +40,14 @@ function rawEnvelope(error: ApiError, method: string, requestId: string): Buffer
   const { status, body } = envelopeBody(error, method);
   const headers = { ...envelopeHeaders(body, requestId), connection: "close" };
   const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
-  return Buffer.concat([Buffer.from(head.join("\r\n") + "\r\n\r\n"), body]);
+  // The answer to HEAD has the head only (its Content-Length says what GET would carry).
+  return Buffer.concat([Buffer.from(head.join("\r\n") + "\r\n\r\n"), method === "HEAD" ? Buffer.alloc(0) : body]);
 }
 
 /** Answers on a bare socket and closes it. */
 export function endSocketWithEnvelope(socket: Duplex, error: ApiError, method: string, requestId: string): void {
+  // node:http has let go of this socket: a client that resets it must not become an uncaught exception.
+  socket.on("error", () => socket.destroy());
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -72,7 +75,11 @@ export function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: B
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT" || error.code === "ERR_HTTP_HEADERS_TIMEOUT"
         ? "the request did not arrive in time"
         : "the request is not valid HTTP/1.1";
-  return { error: new ApiError("InvalidRequest", { detail }), method: "GET" };
+  // A HEAD request gets the head alone, whatever else was wrong with it.
+  return {
+    error: new ApiError("InvalidRequest", { detail }),
+    method: requestLine.startsWith("HEAD ") ? "HEAD" : "GET",
+  };
 }
 
 /** The code for an error answer Next.js made itself, by its HTTP status. */

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
@@ -232,6 +233,19 @@ describe("paths and bytes that are not a request Parley knows", () => {
     },
   );
 
+  it.each(["", "{not json", '{"csrfToken":'])(
+    "answers a body declared JSON that does not parse, sent to next-auth, with InvalidJSON (%j)",
+    async (raw) => {
+      const res = await rawRequest(server, {
+        method: "POST",
+        path: "/api/auth/callback/credentials",
+        headers: { "content-type": "application/json" },
+        body: raw,
+      });
+      expectEnvelope(res, 400, "InvalidJSON", "The JSON request is not valid.");
+    },
+  );
+
   it("answers an action next-auth does not know with the envelope, not its error text", async () => {
     const res = await get("/api/auth/nothing");
     expect(res.status).toBe(400);
@@ -295,6 +309,31 @@ describe("other spellings of an API path", () => {
   it("answers dot segments that lead out of the API with UnknownResource", async () => {
     expectEnvelope(await get("/v3/.."), 400, "UnknownResource", "Unknown resource on GET");
     expectEnvelope(await get("/api/%2e%2e/login"), 400, "UnknownResource", "Unknown resource on GET");
+  });
+});
+
+describe("clients that hang up at once", () => {
+  it.each([
+    ["an upgrade", "GET /v3/messages HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n"],
+    ["CONNECT", "CONNECT a:1 HTTP/1.1\r\nHost: a\r\n\r\n"],
+    ["bytes that are not HTTP", "GARBAGE\r\n\r\n"],
+  ])("leave no uncaught error behind after %s reset at once", async (_label, bytes) => {
+    const logged = server.output().length;
+    for (let i = 0; i < 30; i++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(server.port, "127.0.0.1", () => {
+          socket.write(bytes);
+          setImmediate(() => {
+            socket.resetAndDestroy();
+            resolve();
+          });
+        });
+        socket.on("error", () => resolve());
+      });
+    }
+    const health = await get("/api/health", {});
+    expect(health.json).toMatchObject({ status: "ok" });
+    expect(server.output().slice(logged)).not.toMatch(/uncaughtException|ECONNRESET/);
   });
 });
 
