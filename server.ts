@@ -32,6 +32,9 @@ import * as numberRoute from "./app/v3/numbers/[number]/route";
 import * as unknownRoute from "./app/v3/[...path]/route";
 import * as openapiRoute from "./app/v3/openapi.json/route";
 
+const NEXT_INTERNAL_HEADER =
+  /^(rsc|next-[a-z-]+|x-nextjs-[a-z-]+|x-middleware-[a-z-]+|x-invoke-[a-z-]+|x-matched-path|x-now-route-matches|x-prerender-revalidate[a-z-]*|if-(none-)?match|if-(un)?modified-since|if-range|range)$/;
+
 type Handler = (req: Request, ctx?: { params?: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type RouteModule = Partial<Record<string, unknown>>;
 
@@ -84,8 +87,14 @@ async function main(): Promise<void> {
         "request",
       );
     });
-    if (checked.refusal) {
-      writeEnvelope(res, checked.refusal, method, requestId);
+    // HTTP/1.1 requires Host (node:http's own check answers a bare 400, so it is off and made here).
+    const refusal =
+      checked.refusal ??
+      (req.httpVersion === "1.1" && req.headers.host === undefined
+        ? new ApiError("InvalidRequest", { detail: "an HTTP/1.1 request needs a Host header" })
+        : null);
+    if (refusal) {
+      writeEnvelope(res, refusal, method, requestId);
       return;
     }
     const route = fastPath ? matchV3(pathname) : null;
@@ -112,11 +121,16 @@ async function main(): Promise<void> {
           .trim()
       : "";
     req.headers[CLIENT_IP_HEADER] = forwarded || req.socket.remoteAddress || "";
-    if (isApiPath(pathname)) envelopeNextErrors(res, { method, path: pathname, requestId, log });
+    if (isApiPath(pathname)) {
+      // Next's own request headers (router state, server actions, RSC) and conditional or range headers mean
+      // nothing to an API route; sent by a client they turn its answer into a redirect, a page payload or a 304.
+      for (const name of Object.keys(req.headers)) if (NEXT_INTERNAL_HEADER.test(name)) delete req.headers[name];
+      envelopeNextErrors(res, { method, path: pathname, requestId, log });
+    }
     await nextHandler(req, res);
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     handle(req, res).catch((error) => {
       // The last resort: whatever failed, the client gets the envelope, never a bare 500.
       const requestId = String(res.getHeader("x-request-id") ?? req.headers["x-request-id"] ?? "");

@@ -61,9 +61,15 @@ function checkQuery(query: string): ApiError | null {
   return null;
 }
 
-/** The paths whose every answer is the envelope. */
+/** The paths whose every answer is the envelope, however spelled (`/V3/…`, `/v3%2F…`: no page is spelled so). */
 export function isApiPath(path: string): boolean {
-  return /^\/(v3|api)(\/|$)/.test(path);
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // as sent
+  }
+  return /^[/\\]+(v3|api)([/\\]|$)/i.test(decoded);
 }
 
 /**
@@ -107,7 +113,7 @@ export function checkRequest(method: string, rawTarget: string, patterns: RouteP
   // Any spelling of an API path is answered as the API path; one that starts as an API path stays one.
   const canonical = canonicalPath(path);
   if (isApiPath(canonical)) target = canonical + query;
-  else if (isApiPath(path.replaceAll("\\", "/").replace(/^\/+/, "/"))) {
+  else if (isApiPath(path)) {
     return refuse(new ApiError("UnknownResource", { detail: "the path leads out of the API" }));
   }
   const badQuery = query ? checkQuery(query.slice(1)) : null;
