@@ -1,5 +1,6 @@
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { RunningServer } from "./server";
 
 // Requests as an attacker sends them: node:http with the method, path bytes and headers exactly as given (fetch
@@ -33,6 +34,30 @@ function parse(text: string): RawResponse["json"] {
   }
 }
 
+/** The body as sent before compression (a client that asks for gzip gets it where the server compresses). */
+function decode(body: Buffer, encoding: string | undefined): Buffer {
+  if (body.length === 0) return body;
+  if (encoding === "gzip") return gunzipSync(body);
+  if (encoding === "br") return brotliDecompressSync(body);
+  if (encoding === "deflate") return inflateSync(body);
+  return body;
+}
+
+/** The body of a chunked message. */
+function dechunk(body: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  while (at < body.length) {
+    const eol = body.indexOf("\r\n", at);
+    if (eol < 0) break;
+    const size = parseInt(body.subarray(at, eol).toString("latin1"), 16);
+    if (!Number.isFinite(size) || size === 0) break;
+    parts.push(body.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}
+
 export function rawRequest(server: RunningServer, options: RawRequest): Promise<RawResponse> {
   const headers = { ...options.headers };
   // node:http frames a DELETE or GET body by nothing at all unless told its length.
@@ -52,7 +77,7 @@ export function rawRequest(server: RunningServer, options: RawRequest): Promise<
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
+          const text = decode(Buffer.concat(chunks), res.headers["content-encoding"]).toString("utf8");
           resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parse(text) });
         });
         res.on("error", reject);
@@ -64,26 +89,55 @@ export function rawRequest(server: RunningServer, options: RawRequest): Promise<
   });
 }
 
-/** Raw bytes to the server; the answer as text (status line, headers, body), once the server has answered. */
+/**
+ * Raw bytes to the server; its first answer (status line, headers, body), once complete by its Content-Length or
+ * chunked framing, or once the server closes. A server that neither answers nor closes within 5 s fails.
+ */
 export function rawExchange(server: RunningServer, bytes: string | Buffer): Promise<RawResponse & { raw: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(server.port, "127.0.0.1", () => socket.write(bytes));
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(), 5_000);
-    socket.on("data", (chunk) => chunks.push(chunk));
-    socket.on("error", reject);
-    socket.on("close", () => {
-      clearTimeout(timer);
-      const raw = Buffer.concat(chunks).toString("latin1");
-      const [head = "", ...rest] = raw.split("\r\n\r\n");
-      const [statusLine = "", ...headerLines] = head.split("\r\n");
+    let received: Buffer = Buffer.alloc(0);
+    let done = false;
+    const finish = (complete: boolean) => {
+      if (done) return;
+      const head = received.indexOf("\r\n\r\n");
+      if (!complete && head < 0) return;
+      const headText = received.subarray(0, Math.max(head, 0)).toString("latin1");
+      const [statusLine = "", ...headerLines] = headText.split("\r\n");
       const headers: IncomingHttpHeaders = {};
       for (const line of headerLines) {
         const at = line.indexOf(":");
         if (at > 0) headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
       }
-      const text = Buffer.from(rest.join("\r\n\r\n"), "latin1").toString("utf8");
+      let body: Buffer = head < 0 ? Buffer.alloc(0) : received.subarray(head + 4);
+      if (headers["transfer-encoding"] === "chunked") {
+        if (!complete && body.indexOf("0\r\n\r\n") < 0) return;
+        body = dechunk(body);
+      } else if (headers["content-length"] !== undefined) {
+        const length = Number(headers["content-length"]);
+        if (!complete && body.length < length) return;
+        body = body.subarray(0, length);
+      } else if (!complete) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      const text = body.toString("utf8");
+      const raw = received.toString("latin1");
       resolve({ raw, status: Number(statusLine.split(" ")[1] ?? 0), headers, text, json: parse(text) });
+    };
+    const timer = setTimeout(() => {
+      socket.destroy();
+      if (!done) reject(new Error(`no answer within 5 s to ${JSON.stringify(bytes.toString().slice(0, 200))}`));
+      done = true;
+    }, 5_000);
+    socket.on("data", (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      finish(false);
     });
+    socket.on("error", (error) => {
+      if (!done && received.length === 0) reject(error);
+      else finish(true);
+    });
+    socket.on("close", () => finish(true));
   });
 }
