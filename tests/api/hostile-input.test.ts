@@ -1,4 +1,3 @@
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
@@ -312,28 +311,35 @@ describe("other spellings of an API path", () => {
   });
 });
 
-describe("clients that hang up at once", () => {
-  it.each([
-    ["an upgrade", "GET /v3/messages HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n"],
-    ["CONNECT", "CONNECT a:1 HTTP/1.1\r\nHost: a\r\n\r\n"],
-    ["bytes that are not HTTP", "GARBAGE\r\n\r\n"],
-  ])("leave no uncaught error behind after %s reset at once", async (_label, bytes) => {
-    const logged = server.output().length;
-    for (let i = 0; i < 30; i++) {
-      await new Promise<void>((resolve) => {
-        const socket = connect(server.port, "127.0.0.1", () => {
-          socket.write(bytes);
-          setImmediate(() => {
-            socket.resetAndDestroy();
-            resolve();
-          });
-        });
-        socket.on("error", () => resolve());
-      });
-    }
-    const health = await get("/api/health", {});
-    expect(health.json).toMatchObject({ status: "ok" });
-    expect(server.output().slice(logged)).not.toMatch(/uncaughtException|ECONNRESET/);
+describe("requests that would reach Next's page machinery", () => {
+  it.each(["/API/nothing", "/V3/messages", "/v3%2Fmessages", "/Api/Health"])(
+    "answers %s (an API path in another spelling) with the envelope",
+    async (path) => {
+      expectEnvelope(await get(path), 400, "UnknownResource", "Unknown resource on GET");
+    },
+  );
+
+  it("ignores the RSC and router headers of Next on API paths", async () => {
+    const res = await get("/api/health", { rsc: "1", "next-router-state-tree": "%ZZ", "next-action": "x" });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: "ok" });
+  });
+
+  it("answers an unknown API path with the envelope even when the client holds a cached copy", async () => {
+    const res = await rawRequest(server, { method: "PUT", path: "/API/x", headers: { "if-none-match": "*" } });
+    expectEnvelope(res, 400, "UnknownResource", "Unknown resource on PUT");
+  });
+
+  it("answers an HTTP/1.1 request without Host with the envelope", async () => {
+    const res = await rawExchange(server, "GET /v3/messages HTTP/1.1\r\nConnection: close\r\n\r\n");
+    expectEnvelope(res, 400, "InvalidRequest", "Invalid Request");
+  });
+
+  it("answers a malformed HEAD request with the head alone", async () => {
+    const res = await rawExchange(server, Buffer.from("HEAD /v3/m\u00e2 HTTP/1.1\r\nHost: x\r\n\r\n", "latin1"));
+    expect(res.status).toBe(400);
+    expect(Number(res.headers["content-length"])).toBeGreaterThan(0);
+    expect(res.text).toBe("");
   });
 });
 
