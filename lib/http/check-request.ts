@@ -108,14 +108,18 @@ export function checkRequest(method: string, rawTarget: string, patterns: RouteP
   const at = target.indexOf("?");
   const path = at >= 0 ? target.slice(0, at) : target;
   const query = at >= 0 ? target.slice(at) : "";
-  const badPath = checkPath(path, patterns);
-  if (badPath) return refuse(badPath);
-  // Any spelling of an API path is answered as the API path; one that starts as an API path stays one.
-  const canonical = canonicalPath(path);
-  if (isApiPath(canonical)) target = canonical + query;
-  else if (isApiPath(path)) {
-    return refuse(new ApiError("UnknownResource", { detail: "the path leads out of the API" }));
+  // Most paths hold no escape, dot segment, backslash or empty segment: nothing to decode or rewrite.
+  if (/[%\\]|\/\/|\/\.|.\/$/.test(path)) {
+    const badPath = checkPath(path, patterns);
+    if (badPath) return refuse(badPath);
+    // Any spelling of an API path is answered as the API path; one that starts as an API path stays one.
+    const canonical = canonicalPath(path);
+    if (isApiPath(canonical)) target = canonical + query;
+    else if (isApiPath(path)) {
+      return refuse(new ApiError("UnknownResource", { detail: "the path leads out of the API" }));
+    }
   }
-  const badQuery = query ? checkQuery(query.slice(1)) : null;
+  // NUL reaches a query only as %00 (node:http refuses the raw byte).
+  const badQuery = query.includes("%00") ? checkQuery(query.slice(1)) : null;
   return badQuery ? refuse(badQuery) : { target, refusal: null };
 }
