@@ -110,9 +110,11 @@ export function envelopeNextErrors(
   const replaceIfNeeded = (status: number): void => {
     if (replacement || res.headersSent || status < 400) return;
     if (/^application\/([a-z0-9.+-]*\+)?json\b/i.test(String(res.getHeader("content-type") ?? ""))) return;
-    if (status >= 500) context.log.error({ status, path: context.path }, "server error without an envelope");
-    const { status: newStatus, body } = envelopeBody(new ApiError(codeForStatus(status)), context.method);
     const requestId = String(res.getHeader("x-request-id") ?? context.requestId);
+    if (status >= 500) {
+      context.log.error({ reqId: requestId, status, path: context.path }, "server error without an envelope");
+    }
+    const { status: newStatus, body } = envelopeBody(new ApiError(codeForStatus(status)), context.method);
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     original.writeHead.call(res, newStatus, STATUS_CODES[newStatus], envelopeHeaders(body, requestId));
     replacement = body;
