@@ -2,6 +2,7 @@
 // would call, without its per-request pipeline: ~8× the throughput), everything else to Next's handler;
 // socket.io shares the server.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { join } from "node:path";
 import next from "next";
 import { Server as SocketServer } from "socket.io";
 import { announceListening, bootstrapEnv, env, publicUrl } from "./lib/env";
@@ -11,6 +12,15 @@ import { disconnectDb } from "./lib/db/client";
 import { describeDemo, ensureDemo, type DemoCredentials } from "./lib/accounts/create-demo";
 import { sendWebResponse, toHandlerRequest } from "./lib/http/node-bridge";
 import { requestIdFrom } from "./lib/api/request-id";
+import { ApiError } from "./lib/api/api-error";
+import { appRoutePatterns } from "./lib/http/app-route-patterns";
+import { checkRequest, isApiPath } from "./lib/http/check-request";
+import {
+  clientErrorAnswer,
+  endSocketWithEnvelope,
+  envelopeNextErrors,
+  writeEnvelope,
+} from "./lib/http/envelope-answers";
 import { CLIENT_IP_HEADER } from "./lib/auth/client-ip";
 import { startConfiguredWorker } from "./lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
@@ -27,29 +37,28 @@ import * as numberRoute from "./app/v3/numbers/[number]/route";
 import * as unknownRoute from "./app/v3/[...path]/route";
 import * as openapiRoute from "./app/v3/openapi.json/route";
 
+const NEXT_INTERNAL_HEADER =
+  /^(rsc|next-[a-z-]+|x-nextjs-[a-z-]+|x-middleware-[a-z-]+|x-invoke-[a-z-]+|x-matched-path|x-now-route-matches|x-prerender-revalidate[a-z-]*|if-(none-)?match|if-(un)?modified-since|if-range|range)$/;
+
 type Handler = (req: Request, ctx?: { params?: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type RouteModule = Partial<Record<string, unknown>>;
 
-// The route table of the fast path. A path it does not match exactly (a trailing slash, say) or a method the
-// module does not export goes to Next, which then answers exactly as it would have anyway.
+// The route table of the fast path. A method the module does not export goes to Next (HEAD, which Next answers as
+// GET without a body) or is ResourceNotAllowed, as Next would answer it. checkRequest has already refused segments
+// that do not decode and made the path canonical (no dot or empty segments, no trailing slash).
 function matchV3(pathname: string): { module: RouteModule; params: Record<string, string | string[]> } | null {
-  if (!pathname.startsWith("/v3")) return null;
-  if (pathname === "/v3/messages") return { module: messagesRoute, params: {} };
-  if (pathname === "/v3/openapi.json") return { module: openapiRoute, params: {} };
-  if (pathname === "/v3/numbers") return { module: numbersRoute, params: {} };
-  const number = /^\/v3\/numbers\/([^/]+)$/.exec(pathname);
-  if (number) return { module: numberRoute, params: { number: decodeURIComponent(number[1]!) } };
-  const sdr = /^\/v3\/sdrs\/([^/]+)\/([^/]+)$/.exec(pathname);
-  if (sdr)
-    return {
-      module: sdrsRoute,
-      params: { accountId: decodeURIComponent(sdr[1]!), messageId: decodeURIComponent(sdr[2]!) },
-    };
-  if (pathname.endsWith("/") || pathname.includes("//")) return null;
-  if (pathname === "/v3") return { module: unknownRoute, params: {} };
-  if (pathname.startsWith("/v3/"))
-    return { module: unknownRoute, params: { path: pathname.slice(4).split("/").map(decodeURIComponent) } };
-  return null;
+  // As Next matches: literal segments as sent (`%6Dessages` is not `messages`), parameters decoded.
+  const [root, ...rest] = pathname.slice(1).split("/");
+  if (root !== "v3") return null;
+  const decoded = rest.map(decodeURIComponent);
+  const [first, ...more] = rest;
+  if (more.length === 0 && first === "messages") return { module: messagesRoute, params: {} };
+  if (more.length === 0 && first === "openapi.json") return { module: openapiRoute, params: {} };
+  if (more.length === 0 && first === "numbers") return { module: numbersRoute, params: {} };
+  if (more.length === 1 && first === "numbers") return { module: numberRoute, params: { number: decoded[1]! } };
+  if (more.length === 2 && first === "sdrs")
+    return { module: sdrsRoute, params: { accountId: decoded[1]!, messageId: decoded[2]! } };
+  return { module: unknownRoute, params: rest.length > 0 ? { path: decoded } : {} };
 }
 
 async function main(): Promise<void> {
@@ -65,43 +74,50 @@ async function main(): Promise<void> {
   const nextHandler = app.getRequestHandler();
   const fastPath = process.env.PARLEY_FAST_PATH !== "false";
 
+  const routePatterns = appRoutePatterns(join(process.cwd(), "app"));
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
-    const url = req.url ?? "/";
-    const pathname = url.split("?")[0]!;
+    const method = req.method ?? "GET";
+    // One request id for the whole request: the route handlers read it back from the header.
+    const requestId = requestIdFrom({ get: (n) => (req.headers[n] as string | undefined) ?? null });
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("x-request-id", requestId);
+    const checked = checkRequest(method, req.url ?? "/", routePatterns);
+    req.url = checked.target;
+    const pathname = checked.target.split("?")[0]!;
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
-        {
-          reqId: res.getHeader("x-request-id"),
-          method: req.method,
-          path: pathname,
-          status: res.statusCode,
-          ms: Math.round(ms * 10) / 10,
-        },
+        { reqId: requestId, method, path: pathname, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
         "request",
       );
     });
+    // HTTP/1.1 requires Host (node:http's own check answers a bare 400, so it is off and made here).
+    const refusal =
+      checked.refusal ??
+      (req.httpVersion === "1.1" && req.headers.host === undefined
+        ? new ApiError("InvalidRequest", { detail: "an HTTP/1.1 request needs a Host header" })
+        : null);
+    if (refusal) {
+      writeEnvelope(res, refusal, method, requestId);
+      return;
+    }
     if (pathname === "/metrics") return serveMetrics(req, res);
     const route = fastPath ? matchV3(pathname) : null;
-    const handler = route ? (route.module[req.method ?? "GET"] as Handler | undefined) : undefined;
+    const handler = route ? (route.module[method] as Handler | undefined) : undefined;
+    if (route && !handler && method !== "HEAD") {
+      // What Next answers (through envelopeNextErrors) for a method the route does not export.
+      writeEnvelope(res, new ApiError("ResourceNotAllowed"), method, requestId);
+      return;
+    }
     if (route && handler) {
       try {
         const request = await toHandlerRequest(req, publicUrl(), config.MAX_BODY_BYTES);
         await sendWebResponse(res, await handler(request, { params: Promise.resolve(route.params) }));
       } catch (error) {
-        log.error({ err: error }, "fast path failure");
-        if (!res.headersSent) {
-          res.writeHead(500, { "content-type": "application/json" });
-          res.end(
-            JSON.stringify({
-              status: "SystemFailure",
-              statusCode: 500,
-              statusMessage: "General System Failure",
-              statusUri: "",
-            }),
-          );
-        }
+        log.error({ err: error, reqId: requestId }, "fast path failure");
+        writeEnvelope(res, new ApiError("SystemFailure"), method, requestId);
       }
       return;
     }
@@ -112,19 +128,45 @@ async function main(): Promise<void> {
           .trim()
       : "";
     req.headers[CLIENT_IP_HEADER] = forwarded || req.socket.remoteAddress || "";
-    if (!pathname.startsWith("/v3") && !res.hasHeader("x-request-id"))
-      res.setHeader("x-request-id", requestIdFrom({ get: (n) => (req.headers[n] as string | undefined) ?? null }));
+    if (isApiPath(pathname)) {
+      // Next's own request headers (router state, server actions, RSC) and conditional or range headers mean
+      // nothing to an API route; sent by a client they turn its answer into a redirect, a page payload or a 304.
+      for (const name of Object.keys(req.headers)) if (NEXT_INTERNAL_HEADER.test(name)) delete req.headers[name];
+      envelopeNextErrors(res, { method, path: pathname, requestId, log });
+    }
     await nextHandler(req, res);
   }
 
-  const server = createServer();
+  const server = createServer({ requireHostHeader: false });
   const closer = gracefulClose(server);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     closer.track(res);
     handle(req, res).catch((error) => {
-      log.error({ err: error }, "request failure");
-      if (!res.headersSent) res.writeHead(500).end();
+      // The last resort: whatever failed, the client gets the envelope, never a bare 500.
+      const requestId = String(res.getHeader("x-request-id") ?? req.headers["x-request-id"] ?? "");
+      log.error({ err: error, reqId: requestId }, "request failure");
+      writeEnvelope(res, new ApiError("SystemFailure"), req.method ?? "GET", requestId);
     });
+  });
+  // Requests node:http itself refuses (malformed HTTP, a method its parser does not know, oversized heads).
+  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    const inFlight = (socket as unknown as { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === "ECONNRESET" || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const answer = clientErrorAnswer(error);
+    endSocketWithEnvelope(socket, answer.error, answer.method, randomRequestId());
+  });
+  // CONNECT (a proxy's method) and upgrades outside socket.io never reach the request handler.
+  server.on("connect", (_req: IncomingMessage, socket) => {
+    const detail = "the methods served are GET, HEAD, POST, PUT, PATCH and DELETE";
+    endSocketWithEnvelope(socket, new ApiError("ResourceNotAllowed", { detail }), "CONNECT", randomRequestId());
+  });
+  server.on("upgrade", (req: IncomingMessage, socket) => {
+    if ((req.url ?? "").startsWith("/socket.io/")) return;
+    const detail = "only /socket.io/ accepts a protocol upgrade";
+    endSocketWithEnvelope(socket, new ApiError("InvalidRequest", { detail }), req.method ?? "GET", randomRequestId());
   });
   server.keepAliveTimeout = 65_000;
   const io = new SocketServer(server, { path: "/socket.io", serveClient: false });
@@ -164,6 +206,10 @@ async function main(): Promise<void> {
     },
     last: disconnectDb,
   });
+}
+
+function randomRequestId(): string {
+  return requestIdFrom({ get: () => null });
 }
 
 function printDemo(demo: DemoCredentials): void {

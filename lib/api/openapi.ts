@@ -35,7 +35,9 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
   },
   InvalidJSON: {
     appliesTo: "POST /messages, POST /numbers",
-    when: "The body is sent as JSON (or with no Content-Type) but does not parse.",
+    when:
+      "The body is sent as JSON (or with no Content-Type) but does not parse, or nests objects and arrays deeper than 64 levels " +
+      "(the body itself is level 1; checked before the body is parsed).",
   },
   MissingAccountId: {
     appliesTo: "POST /messages, GET /messages, GET/POST /numbers, DELETE /numbers/{number}",
@@ -55,7 +57,9 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
     when:
       "Any other malformed request: the body is not a JSON object; both `to` and `toArray`; a field of the wrong type or beyond its limit; " +
       "an unknown value or a malformed number for a listing parameter; an `accountId` in the SDR path that is not a UUID; " +
-      "an empty or over-long Idempotency-Key; a request body over MAX_BODY_BYTES (1 MiB by default); a number to provision that is not valid or is held by another account " +
+      "an empty or over-long Idempotency-Key; a request body over MAX_BODY_BYTES (1 MiB by default); the NUL character (U+0000) in JSON text or a query parameter; " +
+      "a path parameter that is not valid percent-encoded UTF-8 (checked before the credentials); HTTP that does not parse or lacks Host; " +
+      "a number to provision that is not valid or is held by another account " +
       "(which account is never said); a number to release while a message from it is being handed to the carrier (try again shortly). " +
       "`data.error_message` says what is wrong and `data.field` names the field or parameter.",
   },
@@ -96,12 +100,18 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
     when: "The Idempotency-Key was used by this account within the last 24 hours with a different request body.",
   },
   ResourceNotAllowed: {
-    appliesTo: "PUT/DELETE /messages, non-GET /sdrs, PUT/DELETE /numbers, non-DELETE /numbers/{number}",
-    when: "The method is not offered on this path: messages cannot be changed or deleted; a number is released with DELETE /numbers/{number}. The statusMessage names the method. Needs no credentials.",
+    appliesTo:
+      "PUT/DELETE /messages, non-GET /sdrs, PUT/DELETE /numbers, non-DELETE /numbers/{number}, non-GET /openapi.json; any other method anywhere",
+    when:
+      "The method is not offered on this path: messages cannot be changed or deleted; a number is released with DELETE /numbers/{number}. " +
+      "Methods other than GET, HEAD, POST, PUT, PATCH and DELETE (OPTIONS, TRACE, CONNECT, WebDAV's…) are refused so on every path. " +
+      "Always 400, never 405. The statusMessage names the method. Needs no credentials.",
   },
   UnknownResource: {
-    appliesTo: "any other path under /v3",
-    when: "The path is not part of the API (including /v3 itself). The statusMessage names the method. Needs no credentials.",
+    appliesTo: "any other path under /v3 or /api",
+    when:
+      "The path is not part of the API (including /v3 itself), is not valid percent-encoded UTF-8 outside a path parameter, or leads out of " +
+      "the API with `..` segments. The statusMessage names the method. Needs no credentials.",
   },
   TooManyRequests: {
     appliesTo: "all authenticated operations, when the operator set API_RATE_LIMIT_PER_SECOND",

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type ApiResponse, type TestAccount } from "../helpers/factories";
+import { rawRequest, type RawResponse } from "../helpers/raw-http";
 
 // server.ts hands /v3/* straight to the app/v3 route handler exports; with PARLEY_FAST_PATH=false the same
 // requests go through Next's own pipeline. A client must not be able to tell the two apart.
@@ -110,6 +111,55 @@ describe("the /v3 fast path and Next's pipeline answer alike", () => {
       expect(a.text).toEqual(b.text);
     }
   });
+
+  // What no client library sends: raw methods, path bytes and bodies, answered alike whichever path serves them.
+  const hostile: [string, string, (a: TestAccount) => { headers?: Record<string, string>; body?: string }][] = [
+    ["GET", "/v3/sdrs/{account}/%ZZ", (a) => ({ headers: a.headers })],
+    ["GET", "/v3/sdrs/%E2%82/x", (a) => ({ headers: a.headers })],
+    ["DELETE", "/v3/numbers/%C3%28", (a) => ({ headers: a.headers })],
+    ["GET", "/v3/foo%ZZ", () => ({})],
+    ["GET", "/v3/%", () => ({})],
+    ["POST", "/v3/messages%", (a) => ({ headers: a.headers, body: "{}" })],
+    ["GET", "/v3/messages?accountId={account}&body=%00", (a) => ({ headers: a.headers })],
+    ["GET", "/v3/./messages?accountId={account}&count=1", (a) => ({ headers: a.headers })],
+    ["GET", "/v3/x/../messages?accountId={account}&count=1", (a) => ({ headers: a.headers })],
+    ["GET", "/v3/%2e/messages?accountId={account}&count=1", (a) => ({ headers: a.headers })],
+    ["GET", "/v3/%6Dessages?accountId={account}&count=1", (a) => ({ headers: a.headers })],
+    ["GET", "/v3/messages#fragment", (a) => ({ headers: a.headers })],
+    ["GET", "/v3/messages/?accountId={account}&count=1", (a) => ({ headers: a.headers })],
+    ["GET", "/v3\\numbers?accountId={account}", (a) => ({ headers: a.headers })],
+    ["GET", "/v3//sdrs/{account}//x/", (a) => ({ headers: a.headers })],
+    ["GET", "/v3/..", () => ({})],
+    ["GET", "/v3/sdrs/{account}/a%2Fb", (a) => ({ headers: a.headers })],
+    ["TRACE", "/v3/messages", () => ({})],
+    ["PROPFIND", "/v3/messages", () => ({})],
+    ["OPTIONS", "/v3/sdrs/a/b", () => ({})],
+    ["OPTIONS", "*", () => ({})],
+    ["POST", "/v3/openapi.json", () => ({ body: "{}" })],
+    ["PATCH", "/v3/openapi.json", () => ({})],
+    ["POST", "/v3/messages", (a) => ({ headers: a.headers, body: `{"x":${"[".repeat(5000)}${"]".repeat(5000)}}` })],
+    ["POST", "/v3/numbers", (a) => ({ headers: a.headers, body: `{"accountId":"${a.accountId}","number":"\\u0000"}` })],
+  ];
+
+  function rawComparable(res: RawResponse, server: RunningServer) {
+    return {
+      status: res.status,
+      contentType: res.headers["content-type"],
+      hasRequestId: Boolean(res.headers["x-request-id"]),
+      body: res.text.replaceAll(server.baseUrl, "BASE").replace(VOLATILE, '$1…"'),
+    };
+  }
+
+  for (const [method, path, make] of hostile) {
+    it(`${method} ${path.slice(0, 60)} (raw)`, async () => {
+      const options = { method, path: path.replaceAll("{account}", account.accountId), ...make(account) };
+      const a = await rawRequest(fast, options);
+      const b = await rawRequest(viaNext, options);
+      expect(a.status, a.text).toBeLessThan(500);
+      expect(a.json, a.text).toMatchObject({ statusCode: a.status });
+      expect(rawComparable(a, fast)).toEqual(rawComparable(b, viaNext));
+    });
+  }
 
   it("GET /api/health answers 200 with the database reachable (through Next)", async () => {
     const res = await call(fast, "GET", "/api/health");

@@ -149,7 +149,10 @@ describe("GET /api/admin/accounts/{accountId}/messages", () => {
         headers: { cookie: agent, "content-type": "application/json" },
         body: { to: "14155550123", body: "no" },
       });
-      expect(write.status, method).toBe(405);
+      expect({ status: write.status, body: write.json }, method).toMatchObject({
+        status: 400,
+        body: { status: "ResourceNotAllowed", statusCode: 400, statusMessage: `Resource not allowed on ${method}` },
+      });
     }
   });
 

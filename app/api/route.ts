@@ -1,0 +1,2 @@
+// /api itself is no resource: UnknownResource, whatever the method.
+export { GET, POST, PUT, DELETE, PATCH } from "./[...path]/route";
