@@ -213,6 +213,10 @@ class SmppCarrier implements Carrier {
     this.log.info({ host, port, systemId, attempt: this.attempt }, "smpp: connecting");
     const session = smpp.connect({ host, port });
     this.session = session;
+    // A part leaves when it is written (pacing is measured there), so the kernel must not hold it back: with Nagle's
+    // algorithm a small PDU waits while an earlier segment (a deliver_sm_resp, say) is unacknowledged, up to the
+    // SMSC's delayed ACK, and then reaches the SMSC late, less than an interval before the next part.
+    session.socket.setNoDelay(true);
 
     const rawDeliverSms = new Map<number, Buffer>();
     tapRawPdus(session.socket, (pdu) => {
