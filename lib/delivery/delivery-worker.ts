@@ -47,8 +47,9 @@ export interface WorkerOptions {
    */
   intervalClock?: () => number;
   /**
-   * A number's next part waits this much more than its interval: what separates the worker's reading of the time
-   * from the write on the wire (microseconds). Default 1 ms; 0 with an injected clock.
+   * A number's next part waits this much more than its interval after the previous one's departure, read right after
+   * its write: the wall clock reads whole milliseconds, so the stored slot another worker waits for is rounded up by
+   * it. Default 1 ms; 0 with an injected clock.
    */
   spacingGuardMs?: number;
 }
@@ -403,20 +404,24 @@ export class DeliveryWorker {
         };
         await waitForPace();
         let leftAt = this.clock();
-        // The part "leaves" when the carrier writes it: that time is what pacing promises and records. The carrier
-        // calls this right before writing, after any wait of its own (a full SMPP window), which may need a wait
-        // more if the number's previous part was itself held up.
-        const depart = () => {
-          leftAt = this.clock();
-          this.lastLeft.set(from, this.intervalClock());
-          const held = this.held.get(from);
-          if (held && (held.pace.nextSendAt ?? 0) < leftAt + interval) held.pace = afterSend(leftAt, held.pace);
+        // The part "leaves" when the carrier has written it: that time is what pacing promises and records, read
+        // after the write so that nothing (a busy machine, a paused process) can make the write later than what
+        // the next part waits from. The carrier asks right before writing, after any wait of its own (a full SMPP
+        // window), which may need a wait more if the number's previous part was itself held up.
+        const departure = {
+          leave: () => (wait() > 0 ? waitForPace() : undefined),
+          left: () => {
+            leftAt = this.clock();
+            this.lastLeft.set(from, this.intervalClock());
+            // The wall clock reads whole milliseconds: the guard keeps the stored slot a full interval after the write.
+            const next = leftAt + this.spacingGuardMs;
+            const held = this.held.get(from);
+            if (held && (held.pace.nextSendAt ?? 0) < next + interval) held.pace = afterSend(next, held.pace);
+          },
         };
-        // Synchronous when no wait is needed, so that no other part's work comes between this reading and the write.
-        const leave = () => (wait() > 0 ? waitForPace().then(depart) : depart());
         let result: SubmitResult;
         try {
-          result = await this.carrier.submit(allocation.part, leave);
+          result = await this.carrier.submit(allocation.part, departure);
         } catch (error) {
           result = { ok: false, temporary: true, code: "CARRIER_ERROR", detail: (error as Error).message };
         }

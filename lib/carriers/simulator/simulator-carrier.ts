@@ -4,7 +4,7 @@ import type {
   CarrierEvents,
   CarrierState,
   DeliveryReceipt,
-  Leave,
+  Departure,
   OutboundPart,
   ReceiptStatus,
   SubmitResult,
@@ -52,9 +52,10 @@ export function createSimulatorCarrier(options: { receiptDelayMs: number }): Car
     async start(handlers) {
       events = handlers;
     },
-    async submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
-      const waiting = leave?.();
+    async submit(part: OutboundPart, departure?: Departure): Promise<SubmitResult> {
+      const waiting = departure?.leave();
       if (waiting) await waiting;
+      departure?.left();
       const ending = part.to.slice(-4);
       const partKey = `${part.messageId}:${part.segmentNumber}`;
       if (ending === "0003" && !throttledOnce.has(partKey)) {

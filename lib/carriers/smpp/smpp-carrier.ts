@@ -22,7 +22,7 @@ import type {
   CarrierEvents,
   CarrierState,
   InboundMessage,
-  Leave,
+  Departure,
   OutboundPart,
   SubmitResult,
 } from "../carrier";
@@ -156,8 +156,8 @@ class SmppCarrier implements Carrier {
     this.connect();
   }
 
-  submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
-    const work = this.submitPart(part, leave);
+  submit(part: OutboundPart, departure?: Departure): Promise<SubmitResult> {
+    const work = this.submitPart(part, departure);
     this.track(work);
     return work;
   }
@@ -348,7 +348,7 @@ class SmppCarrier implements Carrier {
 
   // --- submit -----------------------------------------------------------------------------------------------
 
-  private async submitPart(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
+  private async submitPart(part: OutboundPart, departure?: Departure): Promise<SubmitResult> {
     if (this.state !== "running") {
       return { ok: false, temporary: true, code: "NOT_BOUND", detail: `the SMPP carrier is ${this.state}` };
     }
@@ -373,18 +373,23 @@ class SmppCarrier implements Carrier {
         };
       }
       // A part that waited for a window slot may have to wait a little more, so the number's pace holds on the wire.
-      const waiting = leave?.();
+      const waiting = departure?.leave();
       if (waiting) await waiting;
       const session = this.session;
       if (!session)
         return { ok: false, temporary: true, code: "NOT_BOUND", detail: "the connection to the SMSC closed" };
-      return await this.sendSubmitSm(session, part, encoded);
+      return await this.sendSubmitSm(session, part, encoded, departure);
     } finally {
       this.window.release();
     }
   }
 
-  private sendSubmitSm(session: smpp.Session, part: OutboundPart, encoded: EncodedPart): Promise<SubmitResult> {
+  private sendSubmitSm(
+    session: smpp.Session,
+    part: OutboundPart,
+    encoded: EncodedPart,
+    departure?: Departure,
+  ): Promise<SubmitResult> {
     return new Promise((resolve) => {
       const settle = (result: SubmitResult): void => {
         if (!this.inflight.delete(settle)) return;
@@ -421,6 +426,8 @@ class SmppCarrier implements Carrier {
             ...(encoded.messagePayload ? { message_payload: encoded.messagePayload } : {}),
           },
           (resp) => settle(this.resultOf(resp, part, encoded)),
+          // Once the socket has handed the PDU to the kernel (at once, unless earlier writes are still queued).
+          () => departure?.left(),
         );
       } catch (error) {
         // The package could not encode the PDU: sending it again will not help.
