@@ -466,7 +466,7 @@ export class DeliveryWorker {
       }),
     );
     try {
-      await this.record(results);
+      await this.recordPersistently(results);
     } finally {
       // Receipts that overtook this round's record are taken up again now that their parts are written (or, if
       // writing failed, go back to the ordinary tries for unknown parts).
@@ -538,6 +538,26 @@ export class DeliveryWorker {
 
   private retryDelay(attempts: number): number {
     return this.retryDelaysMs[Math.min(attempts - 1, this.retryDelaysMs.length - 1)]!;
+  }
+
+  /**
+   * Writes a round's answers, trying again while the database cannot be reached, for up to a lease period: answers
+   * dropped would send their parts again (a second copy for the phone). The fencing in record() keeps a late write
+   * from overriding a worker that has taken the numbers over meanwhile.
+   */
+  private async recordPersistently(
+    results: { allocation: Allocation; result: SubmitResult | null; at: number }[],
+  ): Promise<void> {
+    const started = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.record(results);
+      } catch (error) {
+        if (this.stopped || performance.now() - started > this.leaseMs) throw error;
+        this.log.warn({ err: error, attempt }, "could not record the round's answers; trying again");
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 100 * 2 ** attempt)));
+      }
+    }
   }
 
   /**
