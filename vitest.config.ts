@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
 
-// Unit tests run once; API tests run against the real server on SQLite and again on PostgreSQL.
+// Unit tests run once; API tests run against the real server on SQLite and again on PostgreSQL; the fault suite
+// (tests/faults/) runs on a PostgreSQL cluster of its own.
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
@@ -12,6 +13,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
       { extends: true, test: { name: "integration", include: ["tests/integration/**/*.test.ts"] } },
+      { extends: true, test: { name: "faults", include: ["tests/faults/**/*.test.ts"] } },
       {
         extends: true,
         test: { name: "api-sqlite", include: ["tests/api/**/*.test.ts"], env: { PARLEY_TEST_DB: "sqlite" } },

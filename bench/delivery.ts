@@ -29,7 +29,7 @@ import { provisionNumber } from "../lib/numbers/manage-numbers";
 import { sendMessages } from "../lib/messaging/send-message";
 import type { SendRequest } from "../lib/messaging/send-schema";
 import { DeliveryWorker } from "../lib/delivery/delivery-worker";
-import type { Carrier, Leave, OutboundPart, SubmitResult } from "../lib/carriers/carrier";
+import type { Carrier, Departure, OutboundPart, SubmitResult } from "../lib/carriers/carrier";
 import { createSimulatorCarrier, receiptText } from "../lib/carriers/simulator/simulator-carrier";
 import { createSmppCarrier } from "../lib/carriers/smpp/smpp-carrier";
 import { createTestDatabase } from "../tests/helpers/test-database";
@@ -84,7 +84,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface SubmitStamp {
   messageId: string;
   from: string;
-  /** Date.now() when the part was written (the carrier called leave()), and a sub-millisecond reading of the same. */
+  /** Date.now() when the part was written (the carrier called left()), and a sub-millisecond reading of the same. */
   at: number;
   hr: number;
   ok?: boolean;
@@ -113,17 +113,17 @@ function probe(inner: Carrier): Probe {
         },
         onInbound: (message) => events.onInbound(message),
       }),
-    async submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
+    async submit(part: OutboundPart, departure?: Departure): Promise<SubmitResult> {
       const stamp: SubmitStamp = { messageId: part.messageId, from: part.from, at: Date.now(), hr: 0 };
-      // Stamped as the part is written (the carrier calls leave() right before), after any wait for its window.
-      const written = () => {
-        stamp.at = Date.now();
-        stamp.hr = performance.timeOrigin + performance.now();
-        p.submits.push(stamp);
-      };
-      const result = await inner.submit(part, () => {
-        const waiting = leave?.();
-        return waiting ? waiting.then(written) : written();
+      // Stamped as the part is written (the carrier says so right after), after any wait for its window.
+      const result = await inner.submit(part, {
+        leave: () => departure?.leave(),
+        left: () => {
+          stamp.at = Date.now();
+          stamp.hr = performance.timeOrigin + performance.now();
+          p.submits.push(stamp);
+          departure?.left();
+        },
       });
       stamp.ok = result.ok;
       if (result.ok) p.accepted.add(part.messageId);

@@ -19,6 +19,9 @@ const schema = z.object({
   // The address people and applications use to reach this server; links in responses and the docs page use it.
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.string().default("file:./data/parley.db"),
+  // PostgreSQL: a connection on which a request gets no answer for this long is closed and the request fails (a
+  // peer gone silent); a session left idle inside a transaction this long is ended by the server.
+  DATABASE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Secret for portal sessions. When unset, one is generated once and kept in the data directory.
   NEXTAUTH_SECRET: z.string().min(16).optional(),

@@ -50,7 +50,17 @@ export interface CarrierEvents {
   onInbound(message: InboundMessage): Promise<void>;
 }
 
-export type Leave = () => void | Promise<void>;
+/**
+ * How the worker times a part's departure. `leave` is called right before the part is written (after any wait for
+ * the carrier's own capacity, such as an SMPP window): the write waits for the promise it may return (pacing), and
+ * does not happen if it throws (submit() then rejects with that error). `left` is called as soon as the write was
+ * handed to the operating system: its reading of the clock is the part's departure, no earlier than the write
+ * whatever held the process up between the two.
+ */
+export interface Departure {
+  leave(): void | Promise<void>;
+  left(): void;
+}
 
 /**
  * A carrier's link to the network as the portal's dashboard shows it: the simulator is always `connected`; an SMPP
@@ -67,12 +77,10 @@ export interface Carrier {
   readonly name: string;
   start(events: CarrierEvents): Promise<void>;
   /**
-   * Hands one part to the network. `leave`, when given, is called right before the part is written (after any wait
-   * for the carrier's own capacity, such as an SMPP window), so that pacing governs when parts really leave; when it
-   * returns a promise, the write waits for it. Nothing may come between its return and the write: the worker's
-   * reading of the time in it is the part's departure.
+   * Hands one part to the network. `departure`, when given, is told right before the part is written and right
+   * after, so that pacing governs when parts really leave (see Departure).
    */
-  submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult>;
+  submit(part: OutboundPart, departure?: Departure): Promise<SubmitResult>;
   stop(): Promise<void>;
   /** The link's state now (read every second by the worker's heartbeat); a carrier without one counts as connected. */
   connectionState?(): CarrierState;

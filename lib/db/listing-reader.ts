@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { availableParallelism } from "node:os";
-import pg from "pg";
+import type pg from "pg";
 import { env } from "../env";
-import { dbProvider } from "./client";
+import { dbProvider, postgresPool } from "./client";
 import { sqliteFilePath } from "./sqlite-path";
 
 // Where listings read: queries whose cost grows with the data (GET /v3/messages and the portal's Messages page), off
@@ -89,10 +89,9 @@ function readers(): NonNullable<typeof holder.__parleyListing> {
       ? { url, sqlite: new SqliteReaders(sqliteFilePath(url)) }
       : {
           url,
-          pool: new pg.Pool({
-            connectionString: url,
+          pool: postgresPool(url, {
             max: 4,
-            statement_timeout: Math.max(1, Math.round(env().LISTING_TIMEOUT_SECONDS * 1000)),
+            statementTimeoutMs: Math.max(1, Math.round(env().LISTING_TIMEOUT_SECONDS * 1000)),
             allowExitOnIdle: true,
           }),
         };

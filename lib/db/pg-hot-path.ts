@@ -1,5 +1,6 @@
-import pg from "pg";
+import type pg from "pg";
 import { env } from "../env";
+import { postgresPool } from "./client";
 import type { ColumnKind } from "./insert-rows";
 
 // PostgreSQL's hot path: the statements every send runs (its destinations' opt states, the batch's rows) on a pg
@@ -11,14 +12,8 @@ export function hotPool(): pg.Pool {
   const url = env().DATABASE_URL;
   if (holder.__parleyHotPool?.url === url) return holder.__parleyHotPool.pool;
   void holder.__parleyHotPool?.pool.end().catch(() => {});
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 8,
-    statement_timeout: env().STATEMENT_TIMEOUT_SECONDS * 1000,
-    allowExitOnIdle: true,
-  });
-  // An idle connection that fails (the server restarted) is dropped by the pool; the error must not end the process.
-  pool.on("error", () => {});
+  // The same connection guards as the main pool (a silent peer closes the connection; see postgresPool).
+  const pool = postgresPool(url, { max: 8, allowExitOnIdle: true });
   holder.__parleyHotPool = { url, pool };
   return pool;
 }

@@ -48,8 +48,9 @@ export interface WorkerOptions {
    */
   intervalClock?: () => number;
   /**
-   * A number's next part waits this much more than its interval: what separates the worker's reading of the time
-   * from the write on the wire (microseconds). Default 1 ms; 0 with an injected clock.
+   * A number's next part waits this much more than its interval after the previous one's departure, read right after
+   * its write: the wall clock reads whole milliseconds, so the stored slot another worker waits for is rounded up by
+   * it. Default 1 ms; 0 with an injected clock.
    */
   spacingGuardMs?: number;
 }
@@ -58,6 +59,8 @@ interface HeldNumber {
   number: string;
   accountId: string;
   pace: NumberPace;
+  /** Until when this worker's lease on the number holds (as stored by its last claim): no part leaves after it. */
+  leaseUntil: number;
 }
 
 interface QueuedMessage {
@@ -93,6 +96,20 @@ interface Allocation {
 }
 
 const PENDING = ["queued", "sending"];
+
+/**
+ * A part leaves only while its number's lease has this much to run beyond one interval: the worker that takes the
+ * number over when the lease has run out sends its first part a full interval after this one, even if this process
+ * was held up for up to this long between its last look at the clock and the write.
+ */
+const LEASE_MARGIN_MS = 1000;
+
+/** A part not handed to the carrier: its number's lease is about to run out, or was lost. */
+class LeaseLost extends Error {
+  constructor(readonly number: string) {
+    super(`the lease on ${number} runs out`);
+  }
+}
 
 type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
 
@@ -218,7 +235,7 @@ export class DeliveryWorker {
     await this.release([...this.held.keys()].filter((n) => !pendingSet.has(n)));
     const mine = await client.phoneNumber.findMany({
       where: { leaseOwner: this.id },
-      select: { number: true, accountId: true, ratePerSecond: true, nextSendAt: true },
+      select: { number: true, accountId: true, ratePerSecond: true, nextSendAt: true, leaseUntil: true },
     });
     for (const number of this.lastLeft.keys()) if (!mine.some((n) => n.number === number)) this.lastLeft.delete(number);
     // A number held already keeps its pace from memory (the stored one is written only on release).
@@ -230,7 +247,12 @@ export class DeliveryWorker {
         const nextSendAt = stored === null ? remembered : remembered === null ? stored : Math.max(stored, remembered);
         return [
           n.number,
-          { number: n.number, accountId: n.accountId, pace: { nextSendAt, ratePerSecond: n.ratePerSecond } },
+          {
+            number: n.number,
+            accountId: n.accountId,
+            pace: { nextSendAt, ratePerSecond: n.ratePerSecond },
+            leaseUntil: n.leaseUntil?.getTime() ?? 0,
+          },
         ];
       }),
     );
@@ -406,36 +428,55 @@ export class DeliveryWorker {
         const waitForPace = async () => {
           for (let ms = wait(); ms > 0; ms = wait()) await new Promise((resolve) => setTimeout(resolve, Math.ceil(ms)));
         };
+        // Fencing: a part leaves only while this worker's lease on its number has time to run (see LEASE_MARGIN_MS).
+        // A worker held up past its lease (a pause, a stalled database, a wait for the carrier) sends nothing more:
+        // another may have taken the number over.
+        const fenced = () => {
+          const held = this.held.get(from);
+          if (!held || this.clock() + interval + LEASE_MARGIN_MS > held.leaseUntil) throw new LeaseLost(from);
+        };
         await waitForPace();
         let leftAt = this.clock();
-        // The part "leaves" when the carrier writes it: that time is what pacing promises and records. The carrier
-        // calls this right before writing, after any wait of its own (a full SMPP window), which may need a wait
-        // more if the number's previous part was itself held up.
-        const depart = () => {
-          leftAt = this.clock();
-          this.lastLeft.set(from, this.intervalClock());
-          const held = this.held.get(from);
-          if (held && (held.pace.nextSendAt ?? 0) < leftAt + interval) held.pace = afterSend(leftAt, held.pace);
+        // The part "leaves" when the carrier has written it: that time is what pacing promises and records, read
+        // after the write so that nothing (a busy machine, a paused process) can make the write later than what
+        // the next part waits from. The carrier asks right before writing, after any wait of its own (a full SMPP
+        // window), which may need a wait more if the number's previous part was itself held up.
+        const departure = {
+          leave: () => (wait() > 0 ? waitForPace().then(fenced) : fenced()),
+          left: () => {
+            leftAt = this.clock();
+            this.lastLeft.set(from, this.intervalClock());
+            // The wall clock reads whole milliseconds: the guard keeps the stored slot a full interval after the write.
+            const next = leftAt + this.spacingGuardMs;
+            const held = this.held.get(from);
+            if (held && (held.pace.nextSendAt ?? 0) < next + interval) held.pace = afterSend(next, held.pace);
+          },
         };
-        // Synchronous when no wait is needed, so that no other part's work comes between this reading and the write.
-        const leave = () => (wait() > 0 ? waitForPace().then(depart) : depart());
-        let result: SubmitResult;
+        let result: SubmitResult | null;
         try {
-          result = await this.carrier.submit(allocation.part, leave);
+          result = await this.carrier.submit(allocation.part, departure);
         } catch (error) {
-          result = { ok: false, temporary: true, code: "CARRIER_ERROR", detail: (error as Error).message };
+          if (error instanceof LeaseLost) {
+            this.log.warn(
+              { number: from, messageId: allocation.message.messageId, segment: allocation.part.segmentNumber },
+              "part not sent: the number's lease runs out; the next holder of the number sends it",
+            );
+            result = null;
+          } else {
+            result = { ok: false, temporary: true, code: "CARRIER_ERROR", detail: (error as Error).message };
+          }
         }
-        if (result.ok) this.submittedNotRecorded.add(result.carrierMessageId);
+        if (result?.ok) this.submittedNotRecorded.add(result.carrierMessageId);
         return { allocation, result, at: leftAt };
       }),
     );
     try {
-      await this.record(results);
+      await this.recordPersistently(results);
     } finally {
       // Receipts that overtook this round's record are taken up again now that their parts are written (or, if
       // writing failed, go back to the ordinary tries for unknown parts).
       for (const { result } of results) {
-        if (!result.ok) continue;
+        if (!result?.ok) continue;
         this.submittedNotRecorded.delete(result.carrierMessageId);
         const waiting = this.receiptsAwaitingRecord.get(result.carrierMessageId);
         if (!waiting) continue;
@@ -504,8 +545,72 @@ export class DeliveryWorker {
     return this.retryDelaysMs[Math.min(attempts - 1, this.retryDelaysMs.length - 1)]!;
   }
 
-  /** The carrier's answers of one round, written in a handful of statements: messages are updated in groups. */
-  private async record(results: { allocation: Allocation; result: SubmitResult; at: number }[]): Promise<void> {
+  /**
+   * Writes a round's answers, trying again while the database cannot be reached, for up to a lease period: answers
+   * dropped would send their parts again (a second copy for the phone). The fencing in record() keeps a late write
+   * from overriding a worker that has taken the numbers over meanwhile.
+   */
+  private async recordPersistently(
+    results: { allocation: Allocation; result: SubmitResult | null; at: number }[],
+  ): Promise<void> {
+    const started = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.record(results);
+      } catch (error) {
+        if (this.stopped || performance.now() - started > this.leaseMs) throw error;
+        this.log.warn({ err: error, attempt }, "could not record the round's answers; trying again");
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 100 * 2 ** attempt)));
+      }
+    }
+  }
+
+  /**
+   * The carrier's answers of one round, written in a handful of statements: messages are updated in groups. Only
+   * for the numbers this worker still holds (fencing): the transaction first locks the rows of its numbers that
+   * still name it as their lease owner; the answers for a number another worker has taken over since (this one was
+   * paused, or cut off from the database, past its lease) are dropped, for that worker sends those parts again and
+   * records its own answers. A number whose lease ran out but that nobody took keeps its answers: no one else can
+   * have sent for it meanwhile. Parts that were not handed to the carrier (`result` null) are left as they were.
+   */
+  private async record(results: { allocation: Allocation; result: SubmitResult | null; at: number }[]): Promise<void> {
+    const answered = results.filter(
+      (r): r is { allocation: Allocation; result: SubmitResult; at: number } => r.result !== null,
+    );
+    if (answered.length === 0) return;
+    const recorded = await db().$transaction(async (tx) => {
+      const numbers = [...new Set(answered.map((r) => r.allocation.message.from))];
+      const values: unknown[] = [this.id];
+      const list = numbers.map((n) => (values.push(n), placeholder(values.length, "text"))).join(", ");
+      // An UPDATE that changes nothing, for its row locks (PostgreSQL) or the write lock (SQLite): a claim by
+      // another worker waits for this transaction, and then sees the round recorded.
+      const held = await tx.$queryRawUnsafe<{ number: string }[]>(
+        `UPDATE "PhoneNumber" SET "leaseOwner" = "leaseOwner"
+         WHERE "leaseOwner" = ${placeholder(1, "text")} AND "number" IN (${list}) RETURNING "number"`,
+        ...values,
+      );
+      const stillMine = new Set(held.map((h) => h.number));
+      const lost = numbers.filter((n) => !stillMine.has(n));
+      if (lost.length > 0) {
+        for (const number of lost) this.held.delete(number);
+        this.log.warn(
+          { numbers: lost, parts: answered.filter((r) => !stillMine.has(r.allocation.message.from)).length },
+          "answers not recorded: another worker took these numbers over; it sends their parts again",
+        );
+      }
+      return this.write(
+        tx,
+        answered.filter((r) => stillMine.has(r.allocation.message.from)),
+      );
+    });
+    countSubmits(recorded);
+  }
+
+  private async write(
+    tx: Tx,
+    results: { allocation: Allocation; result: SubmitResult; at: number }[],
+  ): Promise<Prisma.SdrCreateManyInput[]> {
+    if (results.length === 0) return [];
     const sdrs: Prisma.SdrCreateManyInput[] = [];
     const parts: Prisma.MessagePartCreateManyInput[] = [];
     // Messages that get the same change are updated together, keyed by the change.
@@ -571,25 +676,23 @@ export class DeliveryWorker {
         change({ status: outcome, nextAttemptAt: null }, message.messageId);
       }
     }
-    await db().$transaction(async (tx) => {
-      for (const { data, ids } of groups.values()) await tx.message.updateMany({ where: { id: { in: ids } }, data });
-      await insertRows(
-        tx,
-        "MessagePart",
-        [
-          ["id", "text"],
-          ["messageId", "text"],
-          ["segmentNumber", "int"],
-          ["carrierMessageId", "text"],
-          ["status", "text"],
-          ["submittedAt", "date"],
-        ],
-        parts.map((p) => [p.id, p.messageId, p.segmentNumber, p.carrierMessageId, p.status, p.submittedAt]),
-      );
-      await insertSdrs(tx, sdrs as SdrRow[]);
-      await enqueueDeliveryStatusEvents(tx, sdrs as SdrRow[]);
-    });
-    countSubmits(sdrs);
+    for (const { data, ids } of groups.values()) await tx.message.updateMany({ where: { id: { in: ids } }, data });
+    await insertRows(
+      tx,
+      "MessagePart",
+      [
+        ["id", "text"],
+        ["messageId", "text"],
+        ["segmentNumber", "int"],
+        ["carrierMessageId", "text"],
+        ["status", "text"],
+        ["submittedAt", "date"],
+      ],
+      parts.map((p) => [p.id, p.messageId, p.segmentNumber, p.carrierMessageId, p.status, p.submittedAt]),
+    );
+    await insertSdrs(tx, sdrs as SdrRow[]);
+    await enqueueDeliveryStatusEvents(tx, sdrs as SdrRow[]);
+    return sdrs as Prisma.SdrCreateManyInput[];
   }
 
   /** Writes the held numbers' next slots (kept in memory while held) and gives them back, in one statement a chunk. */

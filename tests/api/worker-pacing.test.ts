@@ -24,11 +24,13 @@ function recording(carrier: Carrier): Carrier {
   return {
     ...carrier,
     name: carrier.name,
-    submit: (part, leave) =>
-      carrier.submit(part, () => {
-        const waiting = leave?.();
-        const written = () => void sent.push({ part, at: now });
-        return waiting ? waiting.then(written) : written();
+    submit: (part, departure) =>
+      carrier.submit(part, {
+        leave: () => departure?.leave(),
+        left: () => {
+          sent.push({ part, at: now });
+          departure?.left();
+        },
       }),
   };
 }

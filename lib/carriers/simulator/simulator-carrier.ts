@@ -6,7 +6,7 @@ import type {
   CarrierEvents,
   CarrierState,
   DeliveryReceipt,
-  Leave,
+  Departure,
   OutboundPart,
   ReceiptStatus,
   SubmitResult,
@@ -183,9 +183,10 @@ export function createSimulatorCarrier(options: SimulatorOptions): Carrier {
       maintenance = setInterval(maintainSoon, Math.min(1000, claimMs / 3));
       maintenance.unref();
     },
-    async submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
-      const waiting = leave?.();
+    async submit(part: OutboundPart, departure?: Departure): Promise<SubmitResult> {
+      const waiting = departure?.leave();
       if (waiting) await waiting;
+      departure?.left();
       const ending = part.to.slice(-4);
       const partKey = `${part.messageId}:${part.segmentNumber}`;
       if (ending === "0003" && !throttledOnce.has(partKey)) {

@@ -22,7 +22,7 @@ import type {
   CarrierEvents,
   CarrierState,
   InboundMessage,
-  Leave,
+  Departure,
   OutboundPart,
   SubmitResult,
 } from "../carrier";
@@ -156,8 +156,8 @@ class SmppCarrier implements Carrier {
     this.connect();
   }
 
-  submit(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
-    const work = this.submitPart(part, leave);
+  submit(part: OutboundPart, departure?: Departure): Promise<SubmitResult> {
+    const work = this.submitPart(part, departure);
     this.track(work);
     return work;
   }
@@ -217,6 +217,10 @@ class SmppCarrier implements Carrier {
     this.log.info({ host, port, systemId, attempt: this.attempt }, "smpp: connecting");
     const session = smpp.connect({ host, port });
     this.session = session;
+    // A part leaves when it is written (pacing is measured there), so the kernel must not hold it back: with Nagle's
+    // algorithm a small PDU waits while an earlier segment (a deliver_sm_resp, say) is unacknowledged, up to the
+    // SMSC's delayed ACK, and then reaches the SMSC late, less than an interval before the next part.
+    session.socket.setNoDelay(true);
 
     const rawDeliverSms = new Map<number, Buffer>();
     tapRawPdus(session.socket, (pdu) => {
@@ -348,7 +352,7 @@ class SmppCarrier implements Carrier {
 
   // --- submit -----------------------------------------------------------------------------------------------
 
-  private async submitPart(part: OutboundPart, leave?: Leave): Promise<SubmitResult> {
+  private async submitPart(part: OutboundPart, departure?: Departure): Promise<SubmitResult> {
     if (this.state !== "running") {
       return { ok: false, temporary: true, code: "NOT_BOUND", detail: `the SMPP carrier is ${this.state}` };
     }
@@ -373,18 +377,23 @@ class SmppCarrier implements Carrier {
         };
       }
       // A part that waited for a window slot may have to wait a little more, so the number's pace holds on the wire.
-      const waiting = leave?.();
+      const waiting = departure?.leave();
       if (waiting) await waiting;
       const session = this.session;
       if (!session)
         return { ok: false, temporary: true, code: "NOT_BOUND", detail: "the connection to the SMSC closed" };
-      return await this.sendSubmitSm(session, part, encoded);
+      return await this.sendSubmitSm(session, part, encoded, departure);
     } finally {
       this.window.release();
     }
   }
 
-  private sendSubmitSm(session: smpp.Session, part: OutboundPart, encoded: EncodedPart): Promise<SubmitResult> {
+  private sendSubmitSm(
+    session: smpp.Session,
+    part: OutboundPart,
+    encoded: EncodedPart,
+    departure?: Departure,
+  ): Promise<SubmitResult> {
     return new Promise((resolve) => {
       const settle = (result: SubmitResult): void => {
         if (!this.inflight.delete(settle)) return;
@@ -421,6 +430,8 @@ class SmppCarrier implements Carrier {
             ...(encoded.messagePayload ? { message_payload: encoded.messagePayload } : {}),
           },
           (resp) => settle(this.resultOf(resp, part, encoded)),
+          // Once the socket has handed the PDU to the kernel (at once, unless earlier writes are still queued).
+          () => departure?.left(),
         );
       } catch (error) {
         // The package could not encode the PDU: sending it again will not help.
