@@ -431,9 +431,14 @@ export class DeliveryWorker {
         // Fencing: a part leaves only while this worker's lease on its number has time to run (see LEASE_MARGIN_MS).
         // A worker held up past its lease (a pause, a stalled database, a wait for the carrier) sends nothing more:
         // another may have taken the number over.
+        // A number slower than one part per lease period (a rate under ~1/27 per second with the default 30 s lease)
+        // is fenced over the most the renewed lease can hold, less a margin: otherwise it could never send. Taken
+        // over from a worker paused right after such a part, its next part may then follow after the lease period
+        // rather than the full interval.
+        const fenceSpan = Math.min(interval, this.leaseMs - 3 * LEASE_MARGIN_MS);
         const fenced = () => {
           const held = this.held.get(from);
-          if (!held || this.clock() + interval + LEASE_MARGIN_MS > held.leaseUntil) throw new LeaseLost(from);
+          if (!held || this.clock() + fenceSpan + LEASE_MARGIN_MS > held.leaseUntil) throw new LeaseLost(from);
         };
         await waitForPace();
         let leftAt = this.clock();
