@@ -264,7 +264,8 @@ async function writeBatch(writes: SendWrite[]): Promise<boolean[]> {
   return writes.map((w) => counted.get(w) ?? false);
 }
 
-function messageValues(m: Prisma.MessageCreateManyInput): unknown[] {
+/** A message's values in MESSAGE_COLUMNS order (also what tests and benchmarks use to store messages in bulk). */
+export function messageValues(m: Prisma.MessageCreateManyInput): unknown[] {
   return [
     m.id,
     m.accountId,
@@ -295,7 +296,7 @@ function keyValues(k: Prisma.IdempotencyRecordCreateManyInput): unknown[] {
   return [k.id, k.accountId, k.key, k.requestHash, k.statusCode, k.responseBody, new Date(k.createdAt ?? Date.now())];
 }
 
-const MESSAGE_COLUMNS: [string, ColumnKind][] = [
+export const MESSAGE_COLUMNS: [string, ColumnKind][] = [
   ["id", "text"],
   ["accountId", "text"],
   ["direction", "text"],

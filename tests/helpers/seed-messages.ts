@@ -1,26 +1,11 @@
 import { db } from "../../lib/db/client";
-import { insertRows, type ColumnKind } from "../../lib/db/insert-rows";
+import { insertRows } from "../../lib/db/insert-rows";
+import { MESSAGE_COLUMNS, messageValues } from "../../lib/db/group-commit";
+import type { Prisma } from "../../lib/db/generated/sqlite/client";
 import { uuidv7 } from "../../lib/db/ids";
 
-// Many stored messages quickly, through the service's own multi-row insert (the triggers and indexes of a real
-// send apply): mixed directions, statuses, numbers and bodies, spread evenly over `days` up to now.
-const COLUMNS: [string, ColumnKind][] = [
-  ["id", "text"],
-  ["accountId", "text"],
-  ["direction", "text"],
-  ["messageType", "text"],
-  ["fromNumber", "text"],
-  ["toNumber", "text"],
-  ["body", "text"],
-  ["media", "text"],
-  ["numSegments", "int"],
-  ["encoding", "text"],
-  ["status", "text"],
-  ["referenceId", "text"],
-  ["createdAt", "date"],
-  ["updatedAt", "date"],
-];
-
+// Many stored messages quickly, through the service's own multi-row insert and row builder (the triggers and indexes
+// of a real send apply): mixed directions, statuses, numbers and bodies, spread evenly over `days` up to now.
 export const SEED_BODIES = [
   (n: number) => `Your code is ${100000 + (n % 900000)}`,
   (n: number) => `Flash sale: ${10 + (n % 60)}% off everything today only`,
@@ -41,28 +26,28 @@ export function seededMessage(
   numbers: string[],
   first: number,
   span: number,
-) {
+): Prisma.MessageCreateManyInput {
   const at = new Date(first + Math.floor((n / total) * span));
   const inbound = n % 5 === 4;
   const mms = n % 20 === 7;
   const own = numbers[n % numbers.length]!;
   const phone = `1415${String(2000000 + (n % 50_000)).padStart(7, "0")}`;
-  return [
-    uuidv7(at.getTime()),
+  return {
+    id: uuidv7(at.getTime()),
     accountId,
-    inbound ? "inbound" : "outbound",
-    mms ? "mms" : "sms",
-    inbound ? phone : own,
-    inbound ? own : phone,
-    SEED_BODIES[n % SEED_BODIES.length]!(n),
-    mms ? '["https://example.com/picture.jpg"]' : "[]",
-    1 + (n % 3),
-    n % 8 === 2 ? "UCS2" : "GSM7",
-    inbound ? "" : STATUSES[n % STATUSES.length]!,
-    n % 10 === 3 ? `ref${Math.floor(n / 1000)}` : null,
-    at,
-    at,
-  ];
+    direction: inbound ? "inbound" : "outbound",
+    messageType: mms ? "mms" : "sms",
+    fromNumber: inbound ? phone : own,
+    toNumber: inbound ? own : phone,
+    body: SEED_BODIES[n % SEED_BODIES.length]!(n),
+    media: mms ? '["https://example.com/picture.jpg"]' : "[]",
+    numSegments: 1 + (n % 3),
+    encoding: n % 8 === 2 ? "UCS2" : "GSM7",
+    status: inbound ? "" : STATUSES[n % STATUSES.length]!,
+    referenceId: n % 10 === 3 ? `ref${Math.floor(n / 1000)}` : null,
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 
 /** Stores `total` messages for the account in transactions of 10,000 rows (the process must be bound to its database). */
@@ -79,8 +64,10 @@ export async function seedMessages(
   for (let offset = 0; offset < total; offset += batch) {
     const rows: unknown[][] = [];
     for (let n = offset; n < Math.min(total, offset + batch); n++)
-      rows.push(seededMessage(n, total, accountId, numbers, first, span));
-    await client.$transaction(async (tx) => insertRows(tx, "Message", COLUMNS, rows), { timeout: 120_000 });
+      rows.push(messageValues(seededMessage(n, total, accountId, numbers, first, span)));
+    await client.$transaction(async (tx) => insertRows(tx, "Message", MESSAGE_COLUMNS, rows), {
+      timeout: 120_000,
+    });
     options.progress?.(offset + rows.length);
   }
 }
