@@ -64,6 +64,26 @@ export function postgresPool(
   return pool;
 }
 
+/**
+ * SQLite through Prisma's better-sqlite3 adapter, whose interactive transactions begin with `BEGIN IMMEDIATE`
+ * rather than the adapter's plain (deferred) `BEGIN`. A deferred transaction that reads and then writes is refused
+ * outright (SQLITE_BUSY_SNAPSHOT, no busy wait) when another connection — the send writer's thread, the body
+ * indexer's — committed in between: a portal edit would fail with a 500 at random under traffic. Taking the write
+ * lock at the start makes such a transaction wait its turn (up to the busy timeout) instead.
+ */
+function sqliteAdapter(url: string): PrismaBetterSqlite3 {
+  const factory = new PrismaBetterSqlite3({ url: sqliteFilePath(url), timeout: 10_000 });
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const connection = (adapter as unknown as { client: { prepare(sql: string): unknown } }).client;
+    const prepare = connection.prepare.bind(connection);
+    connection.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
+    return adapter;
+  };
+  return factory;
+}
+
 export function db(): Db {
   const url = env().DATABASE_URL;
   if (holder.__parleyDb && holder.__parleyDb.url === url) return holder.__parleyDb.client;
@@ -71,7 +91,7 @@ export function db(): Db {
   const client =
     provider === "sqlite"
       ? new SqliteClient({
-          adapter: new PrismaBetterSqlite3({ url: sqliteFilePath(url), timeout: 10_000 }),
+          adapter: sqliteAdapter(url),
           transactionOptions: TRANSACTION_OPTIONS,
         })
       : (new PostgresClient({
