@@ -22,14 +22,12 @@ import {
   writeEnvelope,
 } from "./lib/http/envelope-answers";
 import { CLIENT_IP_HEADER } from "./lib/auth/client-ip";
-import { startConfiguredWorker } from "./lib/delivery/start-worker";
-import { startConfiguredDispatcher } from "./lib/webhooks/start-dispatcher";
-import { startConfiguredRetention } from "./lib/retention/start-retention";
+import { startWorkerChild, type WorkerChild } from "./lib/boot/worker-child";
 import { startRealtime } from "./lib/realtime/start-realtime";
 import { startBodyIndexer } from "./lib/db/body-indexer";
 import { gracefulClose } from "./lib/http/graceful-close";
 import { stopOnSignals } from "./lib/boot/stop-on-signals";
-import { serveMetrics } from "./lib/metrics/serve-metrics";
+import { serveMetrics, serveWorkerSeries } from "./lib/metrics/serve-metrics";
 import * as messagesRoute from "./app/v3/messages/route";
 import * as sdrsRoute from "./app/v3/sdrs/[accountId]/[messageId]/route";
 import * as numbersRoute from "./app/v3/numbers/route";
@@ -68,6 +66,10 @@ async function main(): Promise<void> {
   await prepareDatabase();
   const bodyIndexer = startBodyIndexer();
   const demo = config.PARLEY_DEMO ? await ensureDemo() : null;
+  // The delivery worker (with the webhook dispatcher and retention) in a process of its own, unless it runs
+  // elsewhere (`npm run worker`): it starts while Next prepares, and the server is ready when both are.
+  const workerStarting: Promise<WorkerChild> | null = config.PARLEY_WORKER ? startWorkerChild(log) : null;
+  workerStarting?.catch(() => {});
 
   const app = next({ dev: config.PARLEY_DEV, dir: process.cwd(), hostname: config.HOST, port: config.PORT });
   await app.prepare();
@@ -179,10 +181,8 @@ async function main(): Promise<void> {
   const port = typeof address === "object" && address ? address.port : config.PORT;
   announceListening(port);
   log.info({ port, database: config.DATABASE_URL.split(":")[0], fastPath }, "parley listening");
-  // The delivery worker runs in this process unless it runs on its own (`npm run worker`).
-  const worker = config.PARLEY_WORKER ? await startConfiguredWorker() : null;
-  const webhooks = config.PARLEY_WORKER ? startConfiguredDispatcher() : null;
-  const retention = config.PARLEY_WORKER ? startConfiguredRetention() : null;
+  const worker = workerStarting ? await workerStarting : null;
+  serveWorkerSeries(worker ? (timeoutMs) => worker.metrics(timeoutMs) : null);
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);
   if (demo) printDemo(demo);
 
@@ -200,8 +200,6 @@ async function main(): Promise<void> {
         await realtime.stop();
       },
       worker: async () => worker?.stop(),
-      webhooks: async () => webhooks?.stop(),
-      retention: async () => retention?.stop(),
       bodyIndexer: async () => bodyIndexer?.stop(),
     },
     last: disconnectDb,

@@ -1,5 +1,7 @@
-// The delivery worker on its own: `npm run worker` (start the servers with PARLEY_WORKER=false). Several may run
-// against one PostgreSQL database; they share the pacing state there and never send the same part twice.
+// The delivery worker: started by each server in a process of its own (PARLEY_WORKER=true, the default, see
+// lib/boot/worker-child.ts), or on its own with `npm run worker` (start the servers with PARLEY_WORKER=false).
+// Several may run against one PostgreSQL database; they share the pacing state there and never send the same part
+// twice.
 import { bootstrapEnv, env } from "../lib/env";
 import { logger } from "../lib/log";
 import { prepareDatabase } from "../lib/boot/prepare-database";
@@ -9,6 +11,8 @@ import { startConfiguredDispatcher } from "../lib/webhooks/start-dispatcher";
 import { startConfiguredRetention } from "../lib/retention/start-retention";
 import { stopOnSignals } from "../lib/boot/stop-on-signals";
 import { startWorkerMetrics } from "../lib/metrics/serve-metrics";
+import { metrics } from "../lib/metrics/define-metrics";
+import type { WorkerMessage } from "../lib/boot/worker-child";
 
 async function main(): Promise<void> {
   bootstrapEnv();
@@ -24,6 +28,7 @@ async function main(): Promise<void> {
     if (metricsServer) process.stdout.write(`PARLEY_WORKER_METRICS ${metricsServer.port}\n`);
     process.stdout.write(`PARLEY_WORKER_READY ${worker.id}\n`);
   }
+  if (process.send) answerServer(worker.id);
   // SIGTERM: the worker gives its numbers and the simulator's owed receipts back, the dispatcher lets its posts in
   // flight finish, and the process exits within 10 s whatever still hangs (an event left unrecorded is retried
   // after its lease).
@@ -37,6 +42,24 @@ async function main(): Promise<void> {
     },
     last: disconnectDb,
   });
+}
+
+/**
+ * Started by a server (lib/boot/worker-child.ts): says it is ready, answers its requests for metrics, and stops as
+ * on SIGTERM when the server is gone (the IPC channel closes however the server ended, even by SIGKILL).
+ */
+function answerServer(workerId: string): void {
+  const send = (message: WorkerMessage) => process.send?.(message);
+  process.on("message", (message: { type?: string; requestId?: number }) => {
+    if (message.type !== "metrics" || typeof message.requestId !== "number") return;
+    const requestId = message.requestId;
+    void metrics()
+      .processRegistry.getMetricsAsJSON()
+      .then((series) => send({ type: "metrics", requestId, metrics: series }))
+      .catch((error: unknown) => logger().warn({ err: error }, "metrics for the server could not be collected"));
+  });
+  process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
+  send({ type: "ready", workerId });
 }
 
 main().catch((error) => {

@@ -46,12 +46,31 @@ function compare(migrations: Migration[], applied: Map<string, string>, warnings
   return migrations.filter((m) => !applied.has(m.name));
 }
 
+/**
+ * Puts the database in WAL mode (it stays so). Changing the mode needs the database to itself and fails at once,
+ * without the busy wait, while another process (a second server, a worker starting) has it open in a transaction:
+ * tried again for a while then, and not tried at all when the mode is WAL already.
+ */
+function useWal(sqlite: Database.Database): void {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if (String(sqlite.pragma("journal_mode", { simple: true })).toLowerCase() === "wal") return;
+      sqlite.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  }
+}
+
 function migrateSqlite(url: string): MigrationResult {
   const file = sqliteFilePath(url);
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const sqlite = new Database(file, { timeout: 30_000 });
   try {
-    sqlite.pragma("journal_mode = WAL");
+    useWal(sqlite);
     sqlite.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
       "id" TEXT PRIMARY KEY NOT NULL,
       "checksum" TEXT NOT NULL,

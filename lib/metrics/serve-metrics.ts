@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import ipaddr from "ipaddr.js";
+import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from "prom-client";
+import { labelProcess } from "../boot/worker-child";
 import { ApiError } from "../api/api-error";
 import { errorEnvelope } from "../api/envelope";
 import type { ErrorCode } from "../api/error-codes";
@@ -52,6 +54,28 @@ function sendError(
   res.end(JSON.stringify(envelope));
 }
 
+type Series = MetricObjectWithValues<MetricValue<string>>[];
+let workerSeries: ((timeoutMs?: number) => Promise<Series | null>) | null = null;
+
+/**
+ * The server's own worker process (lib/boot/worker-child.ts): its series are served with the server's, each sample
+ * labelled `process="server"` or `process="worker"`.
+ */
+export function serveWorkerSeries(read: ((timeoutMs?: number) => Promise<Series | null>) | null): void {
+  workerSeries = read;
+}
+
+async function serverText(): Promise<string> {
+  const m = metrics();
+  await readDatabaseGauges();
+  if (!workerSeries) return m.serverRegistry.metrics();
+  const [own, worker] = await Promise.all([m.serverRegistry.getMetricsAsJSON(), workerSeries()]);
+  // A worker being restarted does not answer: the server's series still go out.
+  if (!worker) logger().warn("the worker process did not answer for /metrics; serving the server's series only");
+  const merged = [labelProcess(own, "server"), ...(worker ? [labelProcess(worker, "worker")] : [])];
+  return AggregatorRegistry.aggregate(merged).metrics();
+}
+
 /** Answers a request for /metrics: `server` with the database's gauges, `worker` with this process's series only. */
 export async function serveMetrics(
   req: IncomingMessage,
@@ -74,8 +98,7 @@ export async function serveMetrics(
   const m = metrics();
   let text: string;
   try {
-    if (scope === "server") await readDatabaseGauges();
-    text = await (scope === "server" ? m.serverRegistry : m.processRegistry).metrics();
+    text = scope === "server" ? await serverText() : await m.processRegistry.metrics();
   } catch (error) {
     logger().error({ err: error }, "metrics could not be collected");
     return sendError(req, res, "SystemFailure", "the metrics could not be collected");

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { once } from "node:events";
+import { startServer, type RunningServer } from "../helpers/server";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
+import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
+import { has, waitForSdrs } from "../helpers/wait-for";
+import { parsePrometheusText, sampleValue } from "../helpers/prometheus-text";
+import { db } from "../../lib/db/client";
+
+// The delivery worker of a server started as `npm start` starts it (PARLEY_WORKER=true): a process of its own, so
+// that delivery never holds up the HTTP event loop. The server watches it: it serves its metrics, starts it again
+// when it dies, and the worker stops by itself, giving its numbers back, when the server is gone.
+let database: TestDatabase;
+let server: RunningServer;
+let account: TestAccount;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  server = await startServer({
+    database,
+    direct: true,
+    env: {
+      PARLEY_WORKER: "true",
+      LOG_LEVEL: "info",
+      WORKER_POLL_MS: "50",
+      SIMULATOR_RECEIPT_DELAY_MS: "100",
+      // A worker killed outright holds its numbers until its lease runs out: the shortest allowed.
+      WORKER_LEASE_SECONDS: "5",
+    },
+  });
+  account = await createTestAccount(server, { numbers: 2, rateLimitPerSecond: 50 });
+});
+
+afterAll(async () => {
+  await releaseFactories();
+  await server?.stop();
+  await database?.drop();
+});
+
+/** The pids of the worker processes the server said it started, in order. */
+function workerPids(): number[] {
+  const pids: number[] = [];
+  for (const line of server.output().split("\n")) {
+    if (!line.includes('"delivery worker process ready"')) continue;
+    pids.push((JSON.parse(line) as { pid: number }).pid);
+  }
+  return pids;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms\n${server.output().slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function send(from: string, to: string, body: string): Promise<string> {
+  const res = await call(server, "POST", "/v3/messages", {
+    headers: account.headers,
+    body: { accountId: account.accountId, from, to, body },
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.json.data.messageInfo[0].messageId as string;
+}
+
+describe("the server's delivery worker process", () => {
+  it("is a process of its own whose series the server's /metrics serves, labelled by process, moving with traffic", async () => {
+    const [pid] = workerPids();
+    expect(pid, "the server names its worker's pid").toBeDefined();
+    expect(pid).not.toBe(server.process.pid);
+    expect(alive(pid!)).toBe(true);
+
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await send(account.numbers[0]!, `1415555${String(1200 + i)}`, `hello ${i}`));
+    for (const id of ids) await waitForSdrs(server, account, id, has("dlr_received"));
+
+    const scrape = async () => {
+      const response = await fetch(`${server.baseUrl}/metrics`);
+      expect(response.status).toBe(200);
+      return parsePrometheusText(await response.text());
+    };
+    const families = await until("the worker's receipts to be counted", async () => {
+      const read = await scrape();
+      return (sampleValue(read, "parley_receipts_total", { process: "worker", status: "delivered" }) ?? 0) >= 3 && read;
+    });
+    // Sends are accepted by the server; parts go out and receipts come back in the worker.
+    expect(sampleValue(families, "parley_messages_accepted_total", { process: "server" })).toBeGreaterThanOrEqual(3);
+    expect(sampleValue(families, "parley_segments_submitted_total", { process: "worker" })).toBeGreaterThanOrEqual(3);
+    expect(sampleValue(families, "parley_segments_submitted_total", { process: "server" })).toBe(0);
+    // Each process's own Node figures, apart: the server's event-loop lag is not averaged with the worker's.
+    const lag = families
+      .get("nodejs_eventloop_lag_seconds")!
+      .samples.map((s) => s.labels.process)
+      .sort();
+    expect(lag).toEqual(["server", "worker"]);
+    expect(sampleValue(families, "parley_carrier_connection_state", { process: "worker", state: "connected" })).toBe(1);
+  });
+
+  it("is started again when it dies, and delivery goes on", async () => {
+    const [first] = workerPids();
+    process.kill(first!, "SIGKILL");
+    await until("the server to start its worker again", () => workerPids().length === 2);
+    expect(server.output()).toMatch(/the delivery worker process exited; starting it again/);
+    const [, second] = workerPids();
+    expect(second).not.toBe(first);
+    expect(alive(second!)).toBe(true);
+    // The killed worker's numbers come free when its lease runs out; the new one then sends from them.
+    const id = await send(account.numbers[0]!, "14155551299", "after the restart");
+    await waitForSdrs(server, account, id, has("dlr_received"), 20_000);
+  });
+
+  it("stops by itself and gives its numbers back when the server is killed outright", async () => {
+    const pid = workerPids().at(-1)!;
+    const from = account.numbers[1]!;
+    // Work that keeps the number held: five texts leave one a second.
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await send(from, "14155551300", `queued ${i}`));
+    await until("the worker to hold the number", async () => {
+      const row = await db().phoneNumber.findUnique({ where: { number: from }, select: { leaseOwner: true } });
+      return row?.leaseOwner;
+    });
+
+    const exited = once(server.process, "exit");
+    server.process.kill("SIGKILL");
+    await exited;
+    await until("the worker process to exit", () => !alive(pid), 10_000);
+    const row = await db().phoneNumber.findUnique({ where: { number: from }, select: { leaseOwner: true } });
+    expect(row?.leaseOwner, "the worker gave its number back on the way out").toBeNull();
+    expect(server.output()).toMatch(/delivery worker stopped/);
+  });
+});
