@@ -315,7 +315,10 @@ parley_scenario() {
   local provision_s
   provision_s=$(node "$HERE/measure.mjs" provision --base "http://127.0.0.1:$http_port" --account "$account" \
     --key "$key" --prefix "$FROM_PREFIX" --count "$NUMBERS")
-  GATEWAY_PIDS=$server PARLEY_ACCOUNT=$account PARLEY_KEY=$key SETUP_EXTRA=",\"provisionSeconds\":$provision_s" \
+  # The server and the delivery worker process it started: both are the gateway.
+  local worker
+  worker=$(pgrep -P "$server" | tr '\n' ' ')
+  GATEWAY_PIDS="$server $worker" PARLEY_ACCOUNT=$account PARLEY_KEY=$key SETUP_EXTRA=",\"provisionSeconds\":$provision_s" \
     run_load parley parley-send.lua "http://127.0.0.1:$http_port" --receipts --callbacks
   stop_pid "$server"
   stop_pid "$RECEIVER_PID"

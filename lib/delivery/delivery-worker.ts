@@ -141,6 +141,13 @@ export class DeliveryWorker {
   private lastSweep = 0;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /**
+   * Rounds whose parts are being handed to the carrier and recorded: the next round is prepared meanwhile (delivery
+   * is pipelined), for the numbers that have no part in flight (`busy`). A number's next part is chosen only once
+   * its previous one is recorded, so a message's parts go in order and no part is taken twice.
+   */
+  private inFlight = new Set<Promise<void>>();
+  private busy = new Set<string>();
   private stopped = true;
   private heartbeat: WorkerHeartbeat | null = null;
   private unobserveCarrier: (() => void) | null = null;
@@ -170,7 +177,7 @@ export class DeliveryWorker {
     this.unobserveCarrier = metrics().observeCarrier(this.carrier);
     const loop = () => {
       if (this.stopped) return;
-      this.running = this.tick()
+      this.running = this.step()
         .catch((error) => this.log.error({ err: error }, "worker tick failed"))
         .finally(() => {
           this.running = null;
@@ -186,6 +193,7 @@ export class DeliveryWorker {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    await this.settle();
     await this.release([...this.held.keys()]).catch((error) =>
       this.log.warn({ err: error }, "could not release numbers"),
     );
@@ -198,8 +206,22 @@ export class DeliveryWorker {
     this.log.info({ workerId: this.id }, "delivery worker stopped");
   }
 
-  /** One scheduling round: claim numbers, send what pacing allows now, sweep expired receipts. */
+  /** One scheduling round, and everything it hands to the carrier sent and recorded. */
   async tick(): Promise<void> {
+    await this.step();
+    await this.settle();
+  }
+
+  /** Until the rounds in flight are sent and recorded. */
+  private async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  /**
+   * Claims numbers, reserves the parts pacing allows now and starts handing them to the carrier (without waiting
+   * for that: see `inFlight`), sweeps expired receipts.
+   */
+  private async step(): Promise<void> {
     const now = this.clock();
     if (now - this.lastClaim >= Math.min(1000, this.leaseMs / 3) || this.held.size === 0) {
       await this.claimNumbers(now);
@@ -376,7 +398,7 @@ export class DeliveryWorker {
     // prepare when that is longer (tens of milliseconds on a busy database), so that preparing never makes a part late.
     const horizon = now + Math.max(this.pollMs, Math.min(1000, Math.ceil(2 * this.preparationMs)));
     const ready = [...this.held.values()]
-      .filter((n) => numberSlot(now, n.pace) <= horizon)
+      .filter((n) => !this.busy.has(n.number) && numberSlot(now, n.pace) <= horizon)
       .sort((a, b) => (a.pace.nextSendAt ?? 0) - (b.pace.nextSendAt ?? 0));
     if (ready.length === 0) return;
     const queues = await this.loadQueues(ready.map((n) => n.number));
@@ -413,6 +435,19 @@ export class DeliveryWorker {
     const reserved = await this.reserve(allocations, accounts, touchedAccounts, now);
     this.preparationMs = 0.8 * this.preparationMs + 0.2 * (this.clock() - now);
     if (reserved.length === 0) return;
+    const numbers = reserved.map((a) => a.message.from);
+    for (const number of numbers) this.busy.add(number);
+    const flight: Promise<void> = this.deliver(reserved)
+      .catch((error) => this.log.error({ err: error, parts: reserved.length }, "a delivery round failed"))
+      .finally(() => {
+        for (const number of numbers) this.busy.delete(number);
+        this.inFlight.delete(flight);
+      });
+    this.inFlight.add(flight);
+  }
+
+  /** Hands a round's reserved parts to the carrier, each at its slot, and records the answers. */
+  private async deliver(reserved: Allocation[]): Promise<void> {
     const results = await Promise.all(
       reserved.map(async (allocation) => {
         // The slot, or a full interval after the number's last part really left if that one was late.
