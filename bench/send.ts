@@ -1,6 +1,10 @@
 // Accepted sends per second and latency of POST /v3/messages against the real server, at fixed request rates
 // and at saturation, for single- and 100-destination sends, beside a bare-Node baseline in the same run.
 //   npm run bench:send -- [--db sqlite|postgresql] [--seconds 10] [--rates 500,1000,2000,3000]
+//   npm run bench:send -- --worker 3000 [--db …] [--rates 1000,2000]: instead, the server as `npm start` runs it,
+//   its delivery worker process on (the simulator carrier, receipts after 1 s), sends rotating over that many `from`
+//   numbers (so that pacing lets the worker send as fast as they come) with a body of their own: the latency of
+//   sends while the worker delivers, at the rates given and at saturation, and the parts it submitted meanwhile.
 //   npm run bench:send -- --growth 200000 [--db …]: instead, keeps sending single-destination sends (50 connections)
 //   until that many are stored, printing the rate and p99 of every 10,000, once with a body of its own per request
 //   and once with one body for all (automatic bulk's count grows with it): the rate must not fall as rows pile up.
@@ -22,6 +26,7 @@ const { values } = parseArgs({
     rates: { type: "string", default: "500,1000,2000,3000" },
     connections: { type: "string", default: "50" },
     growth: { type: "string" },
+    worker: { type: "string" },
   },
 });
 process.env.PARLEY_TEST_DB = values.db;
@@ -148,8 +153,84 @@ async function growth(total: number) {
   }
 }
 
+async function withWorker(numberCount: number) {
+  const server = await startServer({
+    env: { LOG_LEVEL: "warn", PARLEY_WORKER: "true", SIMULATOR_RECEIPT_DELAY_MS: "1000", WORKER_POLL_MS: "50" },
+  });
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
+  const rows: (Row & { partsPerSecond: number })[] = [];
+  try {
+    const account = await createTestAccount(server, { numbers: numberCount, rateLimitPerSecond: 100_000 });
+    let sent = 0;
+    const requests: autocannon.Request[] = [
+      {
+        setupRequest: (req) => {
+          const n = ++sent;
+          const body = {
+            accountId: account.accountId,
+            from: account.numbers[n % numberCount],
+            to: `1415${String(2_000_000 + (n % 1_000_000)).padStart(7, "0")}`,
+            body: `Your code is ${n}. Reply STOP to opt out.`,
+          };
+          return { ...req, body: JSON.stringify(body) };
+        },
+      },
+    ];
+    const url = `${server.baseUrl}/v3/messages`;
+    const submitted = () => db().messagePart.count();
+    // Warm-up, then let the worker catch up so that each step starts from an empty queue.
+    await autocannon({ url, method: "POST", headers: account.headers, connections: 10, amount: 2000, requests });
+    const drained = async () => {
+      for (let i = 0; i < 120; i++) {
+        if ((await db().message.count({ where: { status: { in: ["queued", "sending"] } } })) === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    };
+    await drained();
+    const steps: { target: string; rate?: number; connections?: number }[] = [
+      ...values.rates.split(",").map((rate) => ({ target: `${rate} req/s`, rate: Number(rate) })),
+      { target: `saturation, ${connections} connections`, connections },
+    ];
+    for (const step of steps) {
+      const before = await submitted();
+      const started = performance.now();
+      const result = await autocannon({
+        url,
+        method: "POST",
+        headers: account.headers,
+        connections:
+          step.connections ?? (step.rate ? Math.min(connections, Math.max(4, Math.ceil(step.rate / 40))) : connections),
+        duration: seconds,
+        overallRate: step.rate,
+        requests,
+      });
+      const parts = (await submitted()) - before;
+      rows.push({
+        ...row("send, 1 destination, worker delivering", step.target, result, 1),
+        partsPerSecond: Math.round(parts / ((performance.now() - started) / 1000)),
+      });
+      await drained();
+    }
+    console.log(
+      `\nPOST /v3/messages while the worker process delivers — ${machine}; ${numberCount} numbers; ${seconds} s per step\n`,
+    );
+    console.log("| load | accepted req/s | p50 ms | p90 ms | p99 ms | errors | parts submitted/s during the step |");
+    console.log("|---|---|---|---|---|---|---|");
+    for (const r of rows)
+      console.log(
+        `| ${r.target} | ${r.requestsPerSecond} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.errors} | ${r.partsPerSecond} |`,
+      );
+    mkdirSync("bench/results", { recursive: true });
+    writeFileSync(`bench/results/send-worker-${values.db}.json`, JSON.stringify({ machine, seconds, rows }, null, 2));
+  } finally {
+    await releaseFactories();
+    await server.stop();
+  }
+}
+
 async function main() {
   if (values.growth) return growth(Number(values.growth));
+  if (values.worker) return withWorker(Number(values.worker));
   const rows: Row[] = [];
   const base = await baseline();
   const sample = JSON.stringify({
