@@ -68,20 +68,49 @@ export function postgresPool(
  * SQLite through Prisma's better-sqlite3 adapter, whose interactive transactions begin with `BEGIN IMMEDIATE`
  * rather than the adapter's plain (deferred) `BEGIN`. A deferred transaction that reads and then writes is refused
  * outright (SQLITE_BUSY_SNAPSHOT, no busy wait) when another connection — the send writer's thread, the body
- * indexer's — committed in between: a portal edit would fail with a 500 at random under traffic. Taking the write
- * lock at the start makes such a transaction wait its turn (up to the busy timeout) instead.
+ * indexer's, the delivery worker's process — committed in between: a portal edit would fail with a 500 at random
+ * under traffic. Taking the write lock at the start makes such a transaction wait its turn instead; and it waits in
+ * fractions of a millisecond (SQLite's own busy wait sleeps 25–100 ms at a time once it has waited a little, all of
+ * it blocking this thread), for at most the busy timeout.
  */
 function sqliteAdapter(url: string): PrismaBetterSqlite3 {
-  const factory = new PrismaBetterSqlite3({ url: sqliteFilePath(url), timeout: 10_000 });
+  const factory = new PrismaBetterSqlite3({ url: sqliteFilePath(url), timeout: SQLITE_BUSY_TIMEOUT_MS });
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
-    const connection = (adapter as unknown as { client: { prepare(sql: string): unknown } }).client;
+    const connection = (adapter as unknown as { client: SqliteConnection }).client;
     const prepare = connection.prepare.bind(connection);
-    connection.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
+    connection.prepare = (sql: string) =>
+      sql === "BEGIN" ? { run: () => beginImmediate(connection, prepare) } : prepare(sql);
     return adapter;
   };
   return factory;
+}
+
+interface SqliteConnection {
+  prepare(sql: string): { run(): unknown };
+  pragma(source: string): unknown;
+}
+
+const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+function beginImmediate(connection: SqliteConnection, prepare: SqliteConnection["prepare"]): unknown {
+  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  connection.pragma("busy_timeout = 0");
+  try {
+    for (let tries = 0; ; tries++) {
+      try {
+        return prepare("BEGIN IMMEDIATE").run();
+      } catch (error) {
+        const code = String((error as { code?: unknown }).code ?? "");
+        if (!code.startsWith("SQLITE_BUSY") || Date.now() > deadline) throw error;
+        Atomics.wait(pause, 0, 0, tries < 50 ? 0.25 : 1);
+      }
+    }
+  } finally {
+    connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  }
 }
 
 export function db(): Db {
