@@ -24,6 +24,7 @@ import {
 import { CLIENT_IP_HEADER } from "./lib/auth/client-ip";
 import { startWorkerChild, type WorkerChild } from "./lib/boot/worker-child";
 import { startRealtime } from "./lib/realtime/start-realtime";
+import { announceChanges } from "./lib/realtime/announce-changes";
 import { startBodyIndexer } from "./lib/db/body-indexer";
 import { gracefulClose } from "./lib/http/graceful-close";
 import { stopOnSignals } from "./lib/boot/stop-on-signals";
@@ -68,7 +69,9 @@ async function main(): Promise<void> {
   const demo = config.PARLEY_DEMO ? await ensureDemo() : null;
   // The delivery worker (with the webhook dispatcher and retention) in a process of its own, unless it runs
   // elsewhere (`npm run worker`): it starts while Next prepares, and the server is ready when both are.
-  const workerStarting: Promise<WorkerChild> | null = config.PARLEY_WORKER ? startWorkerChild(log) : null;
+  const workerStarting: Promise<WorkerChild> | null = config.PARLEY_WORKER
+    ? startWorkerChild(log, { onChanges: announceChanges })
+    : null;
   workerStarting?.catch(() => {});
 
   const app = next({ dev: config.PARLEY_DEV, dir: process.cwd(), hostname: config.HOST, port: config.PORT });

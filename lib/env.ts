@@ -44,7 +44,7 @@ const schema = z.object({
   STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   // A listing's total above 10,000 matches is counted at most once in this many seconds per account and filter.
   LISTING_TOTAL_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
-  // The delivery worker: started inside the server unless told not to (then run `npm run worker` beside it).
+  // The delivery worker: a process each server starts and watches, unless told not to (then run `npm run worker`).
   PARLEY_WORKER: boolean.default(true),
   WORKER_POLL_MS: z.coerce.number().int().min(10).max(5000).default(100),
   // A worker's claim on a number's queue lasts this long unless renewed; a dead worker's numbers are taken

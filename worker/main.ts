@@ -13,9 +13,16 @@ import { stopOnSignals } from "../lib/boot/stop-on-signals";
 import { startWorkerMetrics } from "../lib/metrics/serve-metrics";
 import { metrics } from "../lib/metrics/define-metrics";
 import type { WorkerMessage } from "../lib/boot/worker-child";
+import { fanOutKind, installAnnouncer, throttleAnnouncements } from "../lib/realtime/announce-changes";
 
 async function main(): Promise<void> {
   bootstrapEnv();
+  // Started by a server without Redis or PostgreSQL fan-out: it is told of the SDRs written here over IPC (with
+  // fan-out, the emitter tells every server).
+  if (process.send && fanOutKind() === null) {
+    const tell = throttleAnnouncements(() => process.send?.({ type: "changes" } satisfies WorkerMessage));
+    installAnnouncer({ announce: tell, close: async () => {} });
+  }
   await prepareDatabase();
   const worker = await startConfiguredWorker();
   const webhooks = startConfiguredDispatcher();

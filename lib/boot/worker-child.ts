@@ -12,6 +12,8 @@ import type { Logger } from "../log";
 
 export type WorkerMessage =
   | { type: "ready"; workerId: string }
+  /** It wrote SDRs: the server's live view reads them at once instead of at its next poll. */
+  | { type: "changes" }
   | { type: "metrics"; requestId: number; metrics: MetricObjectWithValues<MetricValue<string>>[] };
 
 export interface WorkerChild {
@@ -33,7 +35,7 @@ const STABLE_MS = 60_000;
  * start (with what it wrote on stderr before dying, which the server's own output shows as well); one that exits
  * later is started again after a delay, and said so in the log.
  */
-export async function startWorkerChild(log: Logger): Promise<WorkerChild> {
+export async function startWorkerChild(log: Logger, options: { onChanges?: () => void } = {}): Promise<WorkerChild> {
   let child: ChildProcess | null = null;
   let stopping = false;
   let failures = 0;
@@ -67,6 +69,8 @@ export async function startWorkerChild(log: Logger): Promise<WorkerChild> {
           clearTimeout(timer);
           log.info({ pid: proc.pid, workerId: message.workerId }, "delivery worker process ready");
           resolve();
+        } else if (message.type === "changes") {
+          options.onChanges?.();
         } else if (message.type === "metrics") {
           pending.get(message.requestId)?.(message.metrics);
           pending.delete(message.requestId);

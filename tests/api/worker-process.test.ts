@@ -5,7 +5,10 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database"
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
 import { has, waitForSdrs } from "../helpers/wait-for";
 import { parsePrometheusText, sampleValue } from "../helpers/prometheus-text";
+import { io, type Socket } from "socket.io-client";
 import { db } from "../../lib/db/client";
+import { createUser } from "../../lib/accounts/manage-accounts";
+import { portalCookie } from "../helpers/portal-session";
 
 // The delivery worker of a server started as `npm start` starts it (PARLEY_WORKER=true): a process of its own, so
 // that delivery never holds up the HTTP event loop. The server watches it: it serves its metrics, starts it again
@@ -26,6 +29,8 @@ beforeAll(async () => {
       SIMULATOR_RECEIPT_DELAY_MS: "100",
       // A worker killed outright holds its numbers until its lease runs out: the shortest allowed.
       WORKER_LEASE_SECONDS: "5",
+      // The live view's poll, as slow as allowed: what the worker writes must reach it sooner, by its wake-up.
+      REALTIME_POLL_MS: "5000",
     },
   });
   account = await createTestAccount(server, { numbers: 2, rateLimitPerSecond: 50 });
@@ -107,6 +112,49 @@ describe("the server's delivery worker process", () => {
       .sort();
     expect(lag).toEqual(["server", "worker"]);
     expect(sampleValue(families, "parley_carrier_connection_state", { process: "worker", state: "connected" })).toBe(1);
+  });
+
+  it("wakes the server's live view when it records a delivery, without waiting for the view's poll", async () => {
+    const email = `agent-${account.accountId}@example.com`;
+    await createUser({ accountId: account.accountId, email, password: "correct horse battery", role: "agent" });
+    const cookie = await portalCookie(server, email, "correct horse battery");
+    const browser: Socket = io(server.baseUrl, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      extraHeaders: { cookie },
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        browser.once("connect", resolve);
+        browser.once("connect_error", reject);
+      });
+      const seen = new Map<string, number>();
+      browser.on("message.change", (changes: { message: { id: string; status: string } }[]) => {
+        for (const { message } of changes)
+          if (message.status === "delivered" && !seen.has(message.id)) seen.set(message.id, Date.now());
+      });
+      // Three in a row: each delivered within a few hundred milliseconds of its send (receipts after 100 ms), and
+      // each pushed to the browser well inside the 5 s poll.
+      for (let i = 0; i < 3; i++) {
+        const res = await call(server, "POST", "/v3/messages", {
+          headers: account.headers,
+          body: {
+            accountId: account.accountId,
+            from: account.numbers[0],
+            to: `1415555130${i}`,
+            body: `live ${i}`,
+            conversational: true,
+          },
+        });
+        expect(res.status, res.text).toBe(200);
+        const id = res.json.data.messageInfo[0].messageId as string;
+        const sentAt = Date.now();
+        await until(`the browser to see ${id} delivered`, () => seen.has(id), 10_000);
+        expect(seen.get(id)! - sentAt, "pushed long before the next poll").toBeLessThan(1_500);
+      }
+    } finally {
+      browser.close();
+    }
   });
 
   it("is started again when it dies, and delivery goes on", async () => {
