@@ -13,15 +13,28 @@ import { stopOnSignals } from "../lib/boot/stop-on-signals";
 import { startWorkerMetrics } from "../lib/metrics/serve-metrics";
 import { metrics } from "../lib/metrics/define-metrics";
 import type { WorkerMessage } from "../lib/boot/worker-child";
-import { fanOutKind, installAnnouncer, throttleAnnouncements } from "../lib/realtime/announce-changes";
+import { fanOutKind, installAnnouncer } from "../lib/realtime/announce-changes";
 
 async function main(): Promise<void> {
   bootstrapEnv();
   // Started by a server without Redis or PostgreSQL fan-out: it is told of the SDRs written here over IPC (with
   // fan-out, the emitter tells every server).
   if (process.send && fanOutKind() === null) {
-    const tell = throttleAnnouncements(() => process.send?.({ type: "changes" } satisfies WorkerMessage));
-    installAnnouncer({ announce: tell, close: async () => {} });
+    // SDRs are announced as they are written, inside their transaction: the server reads them once that has
+    // committed. The first wake-up comes 10 ms later; on a busy PostgreSQL a commit can take longer, so two later
+    // ones follow (each at most once per burst), and the server's poll remains the last resort.
+    const wakes = [10, 250, 1000].map((delayMs) => {
+      let timer: NodeJS.Timeout | null = null;
+      return () => {
+        if (timer) return;
+        timer = setTimeout(() => {
+          timer = null;
+          process.send?.({ type: "changes" } satisfies WorkerMessage);
+        }, delayMs);
+        timer.unref();
+      };
+    });
+    installAnnouncer({ announce: () => wakes.forEach((wake) => wake()), close: async () => {} });
   }
   await prepareDatabase();
   const worker = await startConfiguredWorker();
