@@ -5,10 +5,11 @@ import type { Logger } from "../log";
 
 // The delivery worker of a server (PARLEY_WORKER=true, the default): `worker/main.ts` in a process of its own,
 // started, watched and stopped by the server. Submits, receipts, SDR writes, webhook posts and retention then run on
-// another event loop (and, on two cores, another core) than the HTTP server's, so a busy delivery round never holds
-// up an API answer. It is the same program as `npm run worker`; the server talks to it over Node's IPC channel:
-// `ready` once it works, its metrics when /metrics is scraped. When the server goes away, however it ends, the
-// channel closes and the worker stops cleanly by itself.
+// another event loop (and, on two cores, another core) than the HTTP server's, so a busy delivery round does not
+// hold up the event loop that answers requests. It is the same program as `npm run worker`; the server talks to it
+// over Node's IPC channel: `ready` once it works, its metrics when /metrics is scraped, a wake-up for the live view
+// when it wrote changes. When the server goes away, however it ends, the channel closes and the worker stops
+// cleanly by itself.
 
 export type WorkerMessage =
   | { type: "ready"; workerId: string }
