@@ -13,7 +13,7 @@ import { stopOnSignals } from "../lib/boot/stop-on-signals";
 import { startWorkerMetrics } from "../lib/metrics/serve-metrics";
 import { metrics } from "../lib/metrics/define-metrics";
 import type { WorkerMessage } from "../lib/boot/worker-child";
-import { fanOutKind, installAnnouncer } from "../lib/realtime/announce-changes";
+import { fanOutKind, installAnnouncer, throttleAnnouncements } from "../lib/realtime/announce-changes";
 
 async function main(): Promise<void> {
   bootstrapEnv();
@@ -23,17 +23,8 @@ async function main(): Promise<void> {
     // SDRs are announced as they are written, inside their transaction: the server reads them once that has
     // committed. The first wake-up comes 10 ms later; on a busy PostgreSQL a commit can take longer, so two later
     // ones follow (each at most once per burst), and the server's poll remains the last resort.
-    const wakes = [10, 250, 1000].map((delayMs) => {
-      let timer: NodeJS.Timeout | null = null;
-      return () => {
-        if (timer) return;
-        timer = setTimeout(() => {
-          timer = null;
-          process.send?.({ type: "changes" } satisfies WorkerMessage);
-        }, delayMs);
-        timer.unref();
-      };
-    });
+    const wake = () => process.send?.({ type: "changes" } satisfies WorkerMessage);
+    const wakes = [10, 250, 1000].map((delayMs) => throttleAnnouncements(wake, delayMs));
     installAnnouncer({ announce: () => wakes.forEach((wake) => wake()), close: async () => {} });
   }
   await prepareDatabase();

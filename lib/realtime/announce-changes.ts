@@ -40,16 +40,16 @@ export function fanOutKind(): "redis" | "postgresql" | null {
   return null;
 }
 
-// Coalesces bursts: at most one announcement per 20 ms, sent a few milliseconds after the first call so that the
-// transaction that called it has committed by then.
-function throttled(send: () => void): () => void {
+// Coalesces bursts: at most one announcement per `delayMs`, sent that long (by default a few milliseconds) after the
+// first call so that the transaction that called it has committed by then.
+function throttled(send: () => void, delayMs = 10): () => void {
   let timer: NodeJS.Timeout | null = null;
   return () => {
     if (timer) return;
     timer = setTimeout(() => {
       timer = null;
       send();
-    }, 10);
+    }, delayMs);
     timer.unref?.();
   };
 }
