@@ -185,7 +185,7 @@ async function main(): Promise<void> {
   announceListening(port);
   log.info({ port, database: config.DATABASE_URL.split(":")[0], fastPath }, "parley listening");
   const worker = workerStarting ? await workerStarting : null;
-  serveWorkerSeries(worker ? (timeoutMs) => worker.metrics(timeoutMs) : null);
+  serveWorkerSeries(worker?.metrics ?? null);
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);
   if (demo) printDemo(demo);
 

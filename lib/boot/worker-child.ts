@@ -11,15 +11,18 @@ import type { Logger } from "../log";
 // when it wrote changes. When the server goes away, however it ends, the channel closes and the worker stops
 // cleanly by itself.
 
+/** A process's metrics as prom-client hands them over (`Registry.getMetricsAsJSON`). */
+export type MetricSeries = MetricObjectWithValues<MetricValue<string>>[];
+
 export type WorkerMessage =
   | { type: "ready"; workerId: string }
   /** It wrote SDRs: the server's live view reads them at once instead of at its next poll. */
   | { type: "changes" }
-  | { type: "metrics"; requestId: number; metrics: MetricObjectWithValues<MetricValue<string>>[] };
+  | { type: "metrics"; requestId: number; metrics: MetricSeries };
 
 export interface WorkerChild {
   /** The worker's own series (parts submitted, receipts, webhooks, its Node figures); null if it cannot answer now. */
-  metrics(timeoutMs?: number): Promise<MetricObjectWithValues<MetricValue<string>>[] | null>;
+  metrics(timeoutMs?: number): Promise<MetricSeries | null>;
   /** Asks the worker to stop (SIGTERM: it gives its numbers back) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -42,7 +45,7 @@ export async function startWorkerChild(log: Logger, options: { onChanges?: () =>
   let failures = 0;
   let restartTimer: NodeJS.Timeout | null = null;
   let nextRequest = 1;
-  const pending = new Map<number, (metrics: MetricObjectWithValues<MetricValue<string>>[] | null) => void>();
+  const pending = new Map<number, (metrics: MetricSeries | null) => void>();
 
   const spawnOnce = (): Promise<void> =>
     new Promise<void>((resolve, reject) => {
@@ -141,21 +144,4 @@ export async function startWorkerChild(log: Logger, options: { onChanges?: () =>
       await exited;
     },
   };
-}
-
-/**
- * The server's series and its worker's in one exposition: each sample labelled with the process it comes from
- * (`process="server"` or `"worker"`), so that nothing is summed or averaged away (the server's event-loop lag is
- * the one that delays answers); `sum without (process)` adds them up.
- */
-export function labelProcess(
-  metrics: MetricObjectWithValues<MetricValue<string>>[],
-  name: "server" | "worker",
-): MetricObjectWithValues<MetricValue<string>>[] {
-  return metrics.map((metric) => ({
-    ...metric,
-    // Every sample is unique once labelled: merging by name then just puts the two processes' samples together.
-    aggregator: "first",
-    values: metric.values.map((value) => ({ ...value, labels: { ...value.labels, process: name } })),
-  }));
 }

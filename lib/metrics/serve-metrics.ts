@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import ipaddr from "ipaddr.js";
-import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from "prom-client";
-import { labelProcess } from "../boot/worker-child";
+import { AggregatorRegistry } from "prom-client";
+import type { MetricSeries, WorkerChild } from "../boot/worker-child";
 import { ApiError } from "../api/api-error";
 import { errorEnvelope } from "../api/envelope";
 import type { ErrorCode } from "../api/error-codes";
@@ -54,15 +54,28 @@ function sendError(
   res.end(JSON.stringify(envelope));
 }
 
-type Series = MetricObjectWithValues<MetricValue<string>>[];
-let workerSeries: ((timeoutMs?: number) => Promise<Series | null>) | null = null;
+let workerSeries: WorkerChild["metrics"] | null = null;
 
 /**
  * The server's own worker process (lib/boot/worker-child.ts): its series are served with the server's, each sample
  * labelled `process="server"` or `process="worker"`.
  */
-export function serveWorkerSeries(read: ((timeoutMs?: number) => Promise<Series | null>) | null): void {
+export function serveWorkerSeries(read: WorkerChild["metrics"] | null): void {
   workerSeries = read;
+}
+
+/**
+ * The server's series and its worker's in one exposition: each sample labelled with the process it comes from
+ * (`process="server"` or `"worker"`), so that nothing is summed or averaged away (the server's event-loop lag is
+ * the one that delays answers); `sum without (process)` adds them up.
+ */
+function labelProcess(metrics: MetricSeries, name: "server" | "worker"): MetricSeries {
+  return metrics.map((metric) => ({
+    ...metric,
+    // Every sample is unique once labelled: merging by name then just puts the two processes' samples together.
+    aggregator: "first",
+    values: metric.values.map((value) => ({ ...value, labels: { ...value.labels, process: name } })),
+  }));
 }
 
 async function serverText(): Promise<string> {
