@@ -44,14 +44,25 @@ interface Row {
   errors: number;
 }
 
+/** The machine, for the tables' captions and the results files. */
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
+
+/** POST load for `seconds`: one fixed body, or `requests` that build each one. */
 async function load(
   url: string,
-  options: { body: string; headers: Record<string, string>; rate?: number; connections?: number },
+  options: {
+    body?: string;
+    requests?: autocannon.Request[];
+    headers: Record<string, string>;
+    rate?: number;
+    connections?: number;
+  },
 ) {
   const result = await autocannon({
     url,
     method: "POST",
     body: options.body,
+    requests: options.requests,
     headers: options.headers,
     connections:
       options.connections ??
@@ -92,7 +103,6 @@ const GROWTH_WINDOW = 10_000;
 
 async function growth(total: number) {
   const server = await startServer({ env: { LOG_LEVEL: "warn" } });
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
   const results: Record<string, { stored: number; rate: number; p99: number; errors: number }[]> = {};
   try {
     for (const [name, body] of [
@@ -157,7 +167,6 @@ async function withWorker(numberCount: number) {
   const server = await startServer({
     env: { LOG_LEVEL: "warn", PARLEY_WORKER: "true", SIMULATOR_RECEIPT_DELAY_MS: "1000", WORKER_POLL_MS: "50" },
   });
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
   const rows: (Row & { partsPerSecond: number })[] = [];
   try {
     const account = await createTestAccount(server, { numbers: numberCount, rateLimitPerSecond: 100_000 });
@@ -194,15 +203,11 @@ async function withWorker(numberCount: number) {
     for (const step of steps) {
       const before = await submitted();
       const started = performance.now();
-      const result = await autocannon({
-        url,
-        method: "POST",
-        headers: account.headers,
-        connections:
-          step.connections ?? (step.rate ? Math.min(connections, Math.max(4, Math.ceil(step.rate / 40))) : connections),
-        duration: seconds,
-        overallRate: step.rate,
+      const result = await load(url, {
         requests,
+        headers: account.headers,
+        rate: step.rate,
+        connections: step.connections,
       });
       const parts = (await submitted()) - before;
       rows.push({
@@ -303,7 +308,6 @@ async function main() {
     );
 
     const stored = await db().message.count({ where: { accountId: account.accountId } });
-    const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
     console.log(`\nPOST /v3/messages — ${machine}; ${seconds} s per step, load generator on the same machine\n`);
     console.log("| scenario | load | accepted req/s | messages/s | p50 ms | p90 ms | p99 ms | errors |");
     console.log("|---|---|---|---|---|---|---|---|");
