@@ -5,6 +5,7 @@ import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
 import { databaseProvider, env, type DatabaseProvider } from "../env";
 import { sqliteFilePath } from "./sqlite-path";
+import { whileBusy } from "./sqlite-busy.mjs";
 import { closeListingReaders } from "./listing-reader";
 import { closeHotPool } from "./pg-hot-path";
 import { watchedSocket } from "./watch-connection";
@@ -137,21 +138,13 @@ function preparedOnce(prepare: (sql: string) => unknown): (sql: string) => unkno
 }
 
 const SQLITE_BUSY_TIMEOUT_MS = 10_000;
-const pause = new Int32Array(new SharedArrayBuffer(4));
 
 function beginImmediate(connection: SqliteConnection, prepare: SqliteConnection["prepare"]): unknown {
-  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
   connection.pragma("busy_timeout = 0");
   try {
-    for (let tries = 0; ; tries++) {
-      try {
-        return (prepare("BEGIN IMMEDIATE") as SqliteStatement).run();
-      } catch (error) {
-        const code = String((error as { code?: unknown }).code ?? "");
-        if (!code.startsWith("SQLITE_BUSY") || Date.now() > deadline) throw error;
-        Atomics.wait(pause, 0, 0, tries < 50 ? 0.25 : 1);
-      }
-    }
+    return whileBusy(() => (prepare("BEGIN IMMEDIATE") as SqliteStatement).run(), {
+      deadlineMs: SQLITE_BUSY_TIMEOUT_MS,
+    });
   } finally {
     connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   }

@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseProvider, type DatabaseProvider } from "../env";
 import { sqliteFilePath } from "./sqlite-path";
+import { whileBusy } from "./sqlite-busy.mjs";
 
 // Applies the committed SQL migrations of prisma/migrations/<provider>/ in name order, recording each in Prisma's
 // own `_prisma_migrations` table with Prisma's checksum (SHA-256 of the file), so `prisma migrate deploy` can take
@@ -52,17 +53,13 @@ function compare(migrations: Migration[], applied: Map<string, string>, warnings
  * tried again for a while then, and not tried at all when the mode is WAL already.
  */
 function useWal(sqlite: Database.Database): void {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if (String(sqlite.pragma("journal_mode", { simple: true })).toLowerCase() === "wal") return;
-      sqlite.pragma("journal_mode = WAL");
-      return;
-    } catch (error) {
-      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-    }
-  }
+  whileBusy(
+    () => {
+      if (String(sqlite.pragma("journal_mode", { simple: true })).toLowerCase() !== "wal")
+        sqlite.pragma("journal_mode = WAL");
+    },
+    { deadlineMs: 30_000, pauseMs: () => 50 },
+  );
 }
 
 function migrateSqlite(url: string): MigrationResult {

@@ -3,10 +3,11 @@
 // Plain JavaScript: it runs as a worker thread under tsx and under Next's server alike.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { whileBusy } from "./sqlite-busy.mjs";
 
 // No busy timeout: SQLite's own waits for another process's write lock (the delivery worker's) sleep 1, 2, 5 … then
 // 25–100 ms at a time, which is what an answer would wait on; this thread tries again every fraction of a
-// millisecond instead (see writeSoon).
+// millisecond instead (whileBusy).
 const sqlite = new Database(workerData.file, { timeout: 0 });
 sqlite.pragma("journal_mode = WAL");
 // Durable: the commit is on disk before any request of the batch is answered.
@@ -62,23 +63,6 @@ const writeAll = sqlite.transaction((message) => {
   return bulk;
 });
 
-const BUSY_DEADLINE_MS = 10_000;
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
-/** Commits the batch as soon as the write lock is free, waiting for it at most BUSY_DEADLINE_MS. */
-function writeSoon(message) {
-  const deadline = Date.now() + BUSY_DEADLINE_MS;
-  for (let tries = 0; ; tries++) {
-    try {
-      return writeAll.immediate(message);
-    } catch (error) {
-      // Busy at BEGIN IMMEDIATE: nothing was written; the lock holder commits within milliseconds.
-      if (error.code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
-      Atomics.wait(pause, 0, 0, tries < 50 ? 0.25 : 1);
-    }
-  }
-}
-
 parentPort.on("message", (message) => {
   if (message.type === "close") {
     sqlite.close();
@@ -86,7 +70,8 @@ parentPort.on("message", (message) => {
     return;
   }
   try {
-    const bulk = writeSoon(message);
+    // Busy at BEGIN IMMEDIATE: nothing was written; the lock holder commits within milliseconds.
+    const bulk = whileBusy(() => writeAll.immediate(message));
     parentPort.postMessage({ id: message.id, ok: true, bulk });
   } catch (error) {
     parentPort.postMessage({ id: message.id, ok: false, code: error.code, message: error.message });

@@ -1,0 +1,4 @@
+export function whileBusy<T>(
+  attempt: () => T,
+  options?: { deadlineMs?: number; pauseMs?: (tries: number) => number },
+): T;
