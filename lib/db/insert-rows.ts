@@ -76,6 +76,17 @@ export function sqliteBound(kind: ColumnKind, value: unknown): unknown {
   return sqliteValue(kind, value);
 }
 
+/** A message part's columns (as the worker writes one, and the seeded settled messages). */
+export const MESSAGE_PART_COLUMNS: [string, ColumnKind][] = [
+  ["id", "text"],
+  ["messageId", "text"],
+  ["segmentNumber", "int"],
+  ["carrierMessageId", "text"],
+  ["status", "text"],
+  ["submittedAt", "date"],
+  ["receiptAt", "date"],
+];
+
 export const SDR_COLUMNS: [string, ColumnKind][] = [
   ["messageId", "text"],
   ["accountId", "text"],

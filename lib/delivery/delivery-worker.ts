@@ -20,7 +20,15 @@ import {
 } from "../throttle/pacing-policy";
 import { destinationTimeZone } from "./destination-time-zone";
 import { sdr } from "./sdr-writer";
-import { boundValue, insertRows, insertSdrs, placeholder, type ColumnKind, type SdrRow } from "../db/insert-rows";
+import {
+  boundValue,
+  insertRows,
+  insertSdrs,
+  MESSAGE_PART_COLUMNS,
+  placeholder,
+  type ColumnKind,
+  type SdrRow,
+} from "../db/insert-rows";
 import { recordReceipts } from "./record-receipt";
 import { expireOverdueParts } from "./expire-messages";
 import { receiveMessage } from "../messaging/receive-message";
@@ -720,15 +728,8 @@ export class DeliveryWorker {
     await insertRows(
       tx,
       "MessagePart",
-      [
-        ["id", "text"],
-        ["messageId", "text"],
-        ["segmentNumber", "int"],
-        ["carrierMessageId", "text"],
-        ["status", "text"],
-        ["submittedAt", "date"],
-      ],
-      parts.map((p) => [p.id, p.messageId, p.segmentNumber, p.carrierMessageId, p.status, p.submittedAt]),
+      MESSAGE_PART_COLUMNS,
+      parts.map((p) => [p.id, p.messageId, p.segmentNumber, p.carrierMessageId, p.status, p.submittedAt, null]),
     );
     await insertSdrs(tx, sdrs as SdrRow[]);
     await enqueueDeliveryStatusEvents(tx, sdrs as SdrRow[]);

@@ -1,7 +1,7 @@
 import { db } from "../db/client";
 import { Prisma } from "../db/generated/sqlite/client";
 import { uuidv7 } from "../db/ids";
-import { insertRows } from "../db/insert-rows";
+import { insertRows, type ColumnKind } from "../db/insert-rows";
 import { deliveryStatusPayload, formatStatusMsg, inboundPayload, type WebhookEventKind } from "./build-payloads";
 
 // The outbox: events are written by the transaction that makes the change they report, so a committed change
@@ -23,26 +23,30 @@ interface NewEvent {
   at: Date;
 }
 
+/** A webhook event's columns (as the outbox writes one, and the seeded settled messages). */
+export const WEBHOOK_EVENT_COLUMNS: [string, ColumnKind][] = [
+  ["id", "text"],
+  ["accountId", "text"],
+  ["messageId", "text"],
+  ["kind", "text"],
+  ["segmentNumber", "int"],
+  ["sequence", "int"],
+  ["payload", "text"],
+  ["status", "text"],
+  ["attempts", "int"],
+  ["nextAttemptAt", "date"],
+  ["retryFrom", "date"],
+  ["deliveredAt", "date"],
+  ["createdAt", "date"],
+];
+
 async function insertEvents(tx: Tx, events: NewEvent[]): Promise<void> {
   if (events.length === 0) return;
   const now = new Date();
   await insertRows(
     tx,
     "WebhookEvent",
-    [
-      ["id", "text"],
-      ["accountId", "text"],
-      ["messageId", "text"],
-      ["kind", "text"],
-      ["segmentNumber", "int"],
-      ["sequence", "int"],
-      ["payload", "text"],
-      ["status", "text"],
-      ["attempts", "int"],
-      ["nextAttemptAt", "date"],
-      ["retryFrom", "date"],
-      ["createdAt", "date"],
-    ],
+    WEBHOOK_EVENT_COLUMNS,
     events.map((e) => [
       e.id,
       e.accountId,
@@ -55,6 +59,7 @@ async function insertEvents(tx: Tx, events: NewEvent[]): Promise<void> {
       0,
       now,
       now,
+      null,
       e.at,
     ]),
   );

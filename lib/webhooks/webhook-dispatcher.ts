@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { db, dbProvider } from "../db/client";
 import { logger } from "../log";
-import { boundValue, insertRows, insertSdrs, type SdrRow } from "../db/insert-rows";
+import { boundValue, insertRows, insertSdrs, type ColumnKind, type SdrRow } from "../db/insert-rows";
 import { onEventsWritten } from "./enqueue-events";
 import { postWebhook, type WebhookResponse } from "./post-webhook";
 import { signingSecrets } from "./manage-webhook";
@@ -39,6 +39,17 @@ interface Target {
   headerValue: string | null;
   secrets: string[];
 }
+
+/** A delivery attempt's columns (as the dispatcher logs one, and the seeded settled messages). */
+export const WEBHOOK_ATTEMPT_COLUMNS: [string, ColumnKind][] = [
+  ["eventId", "text"],
+  ["accountId", "text"],
+  ["at", "date"],
+  ["url", "text"],
+  ["httpStatus", "int"],
+  ["latencyMs", "int"],
+  ["error", "text"],
+];
 
 const TARGET_CACHE_MS = 2000;
 const WAKE_MS = 5;
@@ -318,15 +329,7 @@ export class WebhookDispatcher {
       await insertRows(
         tx,
         "WebhookAttempt",
-        [
-          ["eventId", "text"],
-          ["accountId", "text"],
-          ["at", "date"],
-          ["url", "text"],
-          ["httpStatus", "int"],
-          ["latencyMs", "int"],
-          ["error", "text"],
-        ],
+        WEBHOOK_ATTEMPT_COLUMNS,
         batch.map(({ event, url, at, response }) => [
           event.id,
           event.accountId,

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { db } from "../../lib/db/client";
 import { uuidv4, uuidv7 } from "../../lib/db/ids";
-import { insertRows, insertSdrs, type SdrRow } from "../../lib/db/insert-rows";
+import { insertRows, insertSdrs, MESSAGE_PART_COLUMNS, type SdrRow } from "../../lib/db/insert-rows";
+import { WEBHOOK_EVENT_COLUMNS } from "../../lib/webhooks/enqueue-events";
+import { WEBHOOK_ATTEMPT_COLUMNS } from "../../lib/webhooks/webhook-dispatcher";
 
 // Many delivered messages with everything a delivery leaves behind (8 SDRs, a part, a status webhook event and its
 // attempt), written straight into the database as the worker would have, for retention at scale: sending that many
@@ -71,58 +73,15 @@ export async function seedSettledMessages(input: {
       }
       parts.push([uuidv4(), id, 1, randomBytes(8).toString("hex"), "delivered", at, done]);
       const eventId = `msg_${uuidv4()}`;
-      events.push([eventId, accountId, id, "message-status", 1, "{}", "delivered", 1, done, at, done, at]);
-      attempts.push([eventId, accountId, done, "https://example.com/hook", 200, 12]);
+      events.push([eventId, accountId, id, "message-status", 1, 0, "{}", "delivered", 1, done, at, done, at]);
+      attempts.push([eventId, accountId, done, "https://example.com/hook", 200, 12, null]);
     }
     await db().$transaction(async (tx) => {
       await insertRows(tx, "Message", MESSAGE_COLUMNS, messages);
       await insertSdrs(tx, sdrs);
-      await insertRows(
-        tx,
-        "MessagePart",
-        [
-          ["id", "text"],
-          ["messageId", "text"],
-          ["segmentNumber", "int"],
-          ["carrierMessageId", "text"],
-          ["status", "text"],
-          ["submittedAt", "date"],
-          ["receiptAt", "date"],
-        ],
-        parts,
-      );
-      await insertRows(
-        tx,
-        "WebhookEvent",
-        [
-          ["id", "text"],
-          ["accountId", "text"],
-          ["messageId", "text"],
-          ["kind", "text"],
-          ["segmentNumber", "int"],
-          ["payload", "text"],
-          ["status", "text"],
-          ["attempts", "int"],
-          ["nextAttemptAt", "date"],
-          ["retryFrom", "date"],
-          ["deliveredAt", "date"],
-          ["createdAt", "date"],
-        ],
-        events,
-      );
-      await insertRows(
-        tx,
-        "WebhookAttempt",
-        [
-          ["eventId", "text"],
-          ["accountId", "text"],
-          ["at", "date"],
-          ["url", "text"],
-          ["httpStatus", "int"],
-          ["latencyMs", "int"],
-        ],
-        attempts,
-      );
+      await insertRows(tx, "MessagePart", MESSAGE_PART_COLUMNS, parts);
+      await insertRows(tx, "WebhookEvent", WEBHOOK_EVENT_COLUMNS, events);
+      await insertRows(tx, "WebhookAttempt", WEBHOOK_ATTEMPT_COLUMNS, attempts);
     });
   }
   return ids;
