@@ -8,6 +8,7 @@ import { Agent, request, type IncomingHttpHeaders } from "node:http";
 import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket as TcpSocket } from "node:net";
 import { io, type Socket } from "socket.io-client";
 import { startServer, type RunningServer } from "../helpers/server";
+import { waitUntil as waitFor } from "../helpers/wait-for";
 import { createTestDatabase, testProvider, type TestDatabase } from "../helpers/test-database";
 import { createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
 import { portalCookie } from "../helpers/portal-session";
@@ -66,15 +67,8 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitUntil<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
-}
+const waitUntil = <T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs: number) =>
+  waitFor(what, probe, timeoutMs, 50);
 
 /** A TCP relay standing in for a load balancer: browsers keep its address while the server behind it changes. */
 async function startBalancer(port: number): Promise<{ port: number; target: number; close(): void }> {

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
-import { has, waitForSdrs } from "../helpers/wait-for";
+import { has, waitForSdrs, waitUntil } from "../helpers/wait-for";
 import { parsePrometheusText, sampleValue } from "../helpers/prometheus-text";
 import { io, type Socket } from "socket.io-client";
 import { db } from "../../lib/db/client";
@@ -61,15 +61,9 @@ function alive(pid: number): boolean {
   }
 }
 
-async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms\n${server.output().slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Waits for `probe`; a failure shows the end of the server's output. */
+const until = <T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000) =>
+  waitUntil(what, probe, timeoutMs, 100, () => server.output().slice(-2000));
 
 async function send(from: string, to: string, body: string): Promise<string> {
   const res = await call(server, "POST", "/v3/messages", {

@@ -4,7 +4,7 @@ import pg from "pg";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createTestDatabase, testProvider, type TestDatabase } from "../helpers/test-database";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
-import { sdrTime, type SdrRecord } from "../helpers/wait-for";
+import { sdrTime, waitUntil, type SdrRecord } from "../helpers/wait-for";
 import { killAllWorkers, startWorker, type WorkerProcess } from "../helpers/worker-process";
 import { sqliteFilePath } from "../../lib/db/sqlite-path";
 import { db } from "../../lib/db/client";
@@ -143,21 +143,6 @@ const numberRows = (accountId: string) =>
 // ---- helpers -----------------------------------------------------------------------------------------------
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-
-async function waitUntil<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false>,
-  timeoutMs: number,
-  intervalMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
 
 interface Sent {
   id: string;

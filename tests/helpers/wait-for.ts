@@ -38,3 +38,24 @@ export const has = (status: string) => (records: SdrRecord[]) => records.some((r
 export function sdrTime(record: SdrRecord): number {
   return Date.parse(record.timestamp.replace(" UTC", "Z").replace(" ", "T"));
 }
+
+/**
+ * Polls `probe` every `intervalMs` until it gives something truthy, and returns that; past `timeoutMs`, fails naming
+ * `what` (and what `context` adds, such as a server's output).
+ */
+export async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs: number,
+  intervalMs = 100,
+  context?: () => string,
+): Promise<Exclude<T, null | undefined | false>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value as Exclude<T, null | undefined | false>;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${context ? `\n${context()}` : ""}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
