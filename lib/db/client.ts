@@ -1,6 +1,7 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import type BetterSqlite3 from "better-sqlite3";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
 import { databaseProvider, env, type DatabaseProvider } from "../env";
@@ -9,6 +10,7 @@ import { whileBusy } from "./sqlite-busy.mjs";
 import { closeListingReaders } from "./listing-reader";
 import { closeHotPool } from "./pg-hot-path";
 import { watchedSocket } from "./watch-connection";
+import { keptStatements } from "./kept-statements";
 
 // Both generated clients have the same API (they come from one schema), so the SQLite client's type stands for
 // either. The few provider differences (case-insensitive `contains`) are handled where they arise.
@@ -79,14 +81,41 @@ function sqliteAdapter(url: string): PrismaBetterSqlite3 {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
-    const connection = (adapter as unknown as { client: SqliteConnection }).client;
+    const connection = (adapter as unknown as { client: BetterSqlite3.Database }).client;
     const prepare = connection.prepare.bind(connection);
-    const statements = preparedOnce(prepare);
-    connection.prepare = (sql: string) =>
-      sql === "BEGIN" ? { run: () => beginImmediate(connection, prepare) } : statements(sql);
+    const prepared = keptStatements(prepare);
+    const view = preparedOnce(prepared);
+    (connection as { prepare: unknown }).prepare = (sql: string) =>
+      sql === "BEGIN" ? { run: () => beginImmediate(connection, prepare) } : view(sql);
+    sqliteHolder.__parleySqlite = { url, connection, prepared };
     return adapter;
   };
   return factory;
+}
+
+/**
+ * The better-sqlite3 connection under the Prisma client of this process, with its kept statements: lib/db/steps.ts
+ * runs its synchronous transactions on it, between Prisma's, so that the process keeps one connection (and one
+ * page cache: SQLite empties a connection's cache whenever another connection has written).
+ */
+export interface SqliteHandle {
+  connection: BetterSqlite3.Database;
+  prepared: (sql: string) => BetterSqlite3.Statement;
+}
+const sqliteHolder = globalThis as unknown as { __parleySqlite?: SqliteHandle & { url: string } };
+
+export async function sqliteHandle(): Promise<SqliteHandle> {
+  const url = env().DATABASE_URL;
+  const current = () => {
+    const handle = sqliteHolder.__parleySqlite;
+    return handle && handle.url === url && handle.connection.open ? handle : null;
+  };
+  const handle = current();
+  if (handle) return handle;
+  await db().$connect();
+  const connected = current();
+  if (!connected) throw new Error("the SQLite connection of the Prisma client is not open");
+  return connected;
 }
 
 interface SqliteStatement {
@@ -98,40 +127,23 @@ interface SqliteStatement {
   bind(...args: unknown[]): SqliteStatement;
 }
 
-interface SqliteConnection {
-  prepare(sql: string): unknown;
-  pragma(source: string): unknown;
-}
-
-/** Statements kept per connection (SQL with long IN lists varies with their length: the oldest go first). */
-const STATEMENT_CACHE_SIZE = 500;
-
 /**
  * The adapter prepares every query anew (~30–60 µs of SQLite's parser and planner each time, on the event loop) and
  * binds its arguments to it for good. This keeps each statement prepared once and hands the adapter a per-call view
  * that runs it with that call's arguments: same results, without the parse.
  */
-function preparedOnce(prepare: (sql: string) => unknown): (sql: string) => unknown {
-  const cache = new Map<string, SqliteStatement>();
+function preparedOnce(prepared: (sql: string) => unknown): (sql: string) => unknown {
   return (sql) => {
-    let statement = cache.get(sql);
-    if (statement) {
-      cache.delete(sql);
-    } else {
-      statement = prepare(sql) as SqliteStatement;
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    }
-    cache.set(sql, statement);
-    const kept = statement;
+    const statement = prepared(sql) as SqliteStatement;
     return {
-      reader: kept.reader,
-      columns: () => kept.columns(),
-      run: (...args: unknown[]) => kept.run(...args),
+      reader: statement.reader,
+      columns: () => statement.columns(),
+      run: (...args: unknown[]) => statement.run(...args),
       bind: (args: unknown[]) => ({
-        reader: kept.reader,
-        columns: () => kept.columns(),
-        run: () => kept.run(args),
-        raw: () => ({ all: () => kept.raw(true).all(args) }),
+        reader: statement.reader,
+        columns: () => statement.columns(),
+        run: () => statement.run(args),
+        raw: () => ({ all: () => statement.raw(true).all(args) }),
       }),
     };
   };
@@ -139,12 +151,19 @@ function preparedOnce(prepare: (sql: string) => unknown): (sql: string) => unkno
 
 const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 
-function beginImmediate(connection: SqliteConnection, prepare: SqliteConnection["prepare"]): unknown {
+function beginImmediate(connection: BetterSqlite3.Database, prepare: BetterSqlite3.Database["prepare"]): unknown {
+  return beginWaiting(connection, () => prepare("BEGIN IMMEDIATE").run(), SQLITE_BUSY_TIMEOUT_MS);
+}
+
+/**
+ * Runs `begin` (a BEGIN statement) on a connection of this process, trying again in fractions of a millisecond while
+ * another connection holds the write lock, for at most `deadlineMs`; then SQLITE_BUSY is thrown. The connection's
+ * own busy wait (25–100 ms sleeps) is off meanwhile.
+ */
+export function beginWaiting(connection: BetterSqlite3.Database, begin: () => unknown, deadlineMs: number): unknown {
   connection.pragma("busy_timeout = 0");
   try {
-    return whileBusy(() => (prepare("BEGIN IMMEDIATE") as SqliteStatement).run(), {
-      deadlineMs: SQLITE_BUSY_TIMEOUT_MS,
-    });
+    return whileBusy(begin, { deadlineMs });
   } finally {
     connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   }

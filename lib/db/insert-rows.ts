@@ -1,15 +1,12 @@
 import { dbProvider } from "./client";
 import { announceChanges } from "../realtime/announce-changes";
+import { afterCommit, execute, runSteps, type RawClient, type Steps } from "./steps";
 
 // Multi-row INSERTs for the worker's hot writes (SDRs, message parts). Measured here, Prisma's createMany costs about
 // 1 ms per row; one statement with many rows costs a few microseconds a row. Values are bound as parameters, in
 // the forms Prisma itself stores: on SQLite dates as ISO 8601 text with "+00:00" and booleans as 0/1; on
 // PostgreSQL each parameter is cast to its column's type.
 export type ColumnKind = "text" | "int" | "bool" | "date";
-
-interface RawClient {
-  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
-}
 
 const PG_CAST: Record<ColumnKind, string> = { text: "", int: "::integer", bool: "::boolean", date: "::timestamp(3)" };
 const MAX_PARAMETERS = 30_000;
@@ -43,13 +40,12 @@ export function placeholder(position: number, kind: ColumnKind): string {
  * INSERTs `rows` (values in `columns` order) in as few statements as the parameter limit allows. `suffix` follows
  * the VALUES, for an `ON CONFLICT …` clause.
  */
-export async function insertRows(
-  client: RawClient,
+export function* insertRowsSteps(
   table: string,
   columns: [name: string, kind: ColumnKind][],
   rows: unknown[][],
   suffix = "",
-): Promise<void> {
+): Steps<void> {
   if (rows.length === 0) return;
   const postgres = dbProvider() === "postgresql";
   const names = columns.map(([name]) => `"${name}"`).join(", ");
@@ -64,11 +60,54 @@ export async function insertRows(
       });
       return `(${placeholders.join(", ")})`;
     });
-    await client.$executeRawUnsafe(
+    yield* execute(
       `INSERT INTO "${table}" (${names}) VALUES ${tuples.join(", ")}${suffix ? ` ${suffix}` : ""}`,
-      ...values,
+      values,
     );
   }
+}
+
+/** insertRowsSteps through a Prisma client or transaction. */
+export async function insertRows(
+  client: RawClient,
+  table: string,
+  columns: [name: string, kind: ColumnKind][],
+  rows: unknown[][],
+  suffix = "",
+): Promise<void> {
+  await runSteps(client, insertRowsSteps(table, columns, rows, suffix));
+}
+
+/**
+ * A function that `values.push`es a value (bound as `kind`) and returns its placeholder: statements built with it
+ * list their values in the order the placeholders appear, as SQLite's `?` needs.
+ */
+export function binder(values: unknown[]): (kind: ColumnKind, value: unknown) => string {
+  return (kind, value) => {
+    values.push(boundValue(kind, value));
+    return placeholder(values.length, kind);
+  };
+}
+
+/** `items` cut into lists whose placeholders one statement takes (PostgreSQL binds at most 65,535 parameters). */
+export function chunks<T>(items: readonly T[], size = 10_000): T[][] {
+  const out: T[][] = [];
+  for (let offset = 0; offset < items.length; offset += size) out.push(items.slice(offset, offset + size));
+  return out;
+}
+
+/**
+ * The inside of an `IN (…)` holding `items` (bound as `kind`), its values pushed onto `values`. On SQLite one JSON
+ * array read by `json_each`: the statement's text is the same whatever the number of items, so it is prepared once
+ * (a list of placeholders made a new statement for every length); on PostgreSQL a placeholder each.
+ */
+export function placeholderList(values: unknown[], items: readonly unknown[], kind: ColumnKind = "text"): string {
+  if (dbProvider() !== "postgresql") {
+    values.push(JSON.stringify(items.map((item) => sqliteValue(kind, item))));
+    return "SELECT value FROM json_each(?)";
+  }
+  const bind = binder(values);
+  return items.map((item) => bind(kind, item)).join(", ");
 }
 
 /** A value in the form the SQLite adapter stores for a column of `kind` (for statements run outside Prisma). */
@@ -120,8 +159,12 @@ export function sdrValues(s: SdrRow): unknown[] {
   ];
 }
 
+export function* insertSdrsSteps(sdrs: SdrRow[]): Steps<void> {
+  yield* insertRowsSteps("Sdr", SDR_COLUMNS, sdrs.map(sdrValues));
+  // The live view: new positions in the log of changes.
+  if (sdrs.length > 0) yield* afterCommit(announceChanges);
+}
+
 export async function insertSdrs(client: RawClient, sdrs: SdrRow[]): Promise<void> {
-  await insertRows(client, "Sdr", SDR_COLUMNS, sdrs.map(sdrValues));
-  // The live view: new positions in the log of changes (the announcement goes out after this commit).
-  if (sdrs.length > 0) announceChanges();
+  await runSteps(client, insertSdrsSteps(sdrs));
 }

@@ -2,3 +2,4 @@ export function whileBusy<T>(
   attempt: () => T,
   options?: { deadlineMs?: number; pauseMs?: (tries: number) => number },
 ): T;
+export function isBusy(error: unknown): boolean;

@@ -14,8 +14,13 @@ export function whileBusy(attempt, { deadlineMs = 10_000, pauseMs = (tries) => (
     try {
       return attempt();
     } catch (error) {
-      if (!String(error?.code ?? "").startsWith("SQLITE_BUSY") || Date.now() > deadline) throw error;
+      if (!isBusy(error) || Date.now() > deadline) throw error;
       Atomics.wait(pause, 0, 0, pauseMs(tries));
     }
   }
+}
+
+/** Whether `error` is SQLite's SQLITE_BUSY (or one of its extended codes): another connection holds the lock. */
+export function isBusy(error) {
+  return String(error?.code ?? "").startsWith("SQLITE_BUSY");
 }

@@ -1,8 +1,8 @@
 import { hostname } from "node:os";
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
-import { db } from "../db/client";
-import { Prisma } from "../db/generated/sqlite/client";
+import { dbProvider } from "../db/client";
+import { execute, query, readTransaction, writeTransaction, type Steps } from "../db/steps";
 import { uuidv4 } from "../db/ids";
 import { logger } from "../log";
 import type { Carrier, DeliveryReceipt, InboundMessage, OutboundPart, SubmitResult } from "../carriers/carrier";
@@ -21,18 +21,21 @@ import {
 import { destinationTimeZone } from "./destination-time-zone";
 import { sdr } from "./sdr-writer";
 import {
+  binder,
   boundValue,
-  insertRows,
-  insertSdrs,
+  chunks,
+  insertRowsSteps,
+  insertSdrsSteps,
   MESSAGE_PART_COLUMNS,
   placeholder,
+  placeholderList,
   type ColumnKind,
   type SdrRow,
 } from "../db/insert-rows";
 import { recordReceipts } from "./record-receipt";
 import { expireOverdueParts } from "./expire-messages";
 import { receiveMessage } from "../messaging/receive-message";
-import { enqueueDeliveryStatusEvents } from "../webhooks/enqueue-events";
+import { enqueueDeliveryStatusEventSteps } from "../webhooks/enqueue-events";
 import { startHeartbeat, type WorkerHeartbeat } from "./worker-heartbeat";
 import { metrics } from "../metrics/define-metrics";
 
@@ -103,8 +106,6 @@ interface Allocation {
   at: number;
 }
 
-const PENDING = ["queued", "sending"];
-
 /**
  * A part leaves only while its number's lease has this much to run beyond one interval: the worker that takes the
  * number over when the lease has run out sends its first part a full interval after this one, even if this process
@@ -118,8 +119,6 @@ class LeaseLost extends Error {
     super(`the lease on ${number} runs out`);
   }
 }
-
-type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
 
 interface PendingReceipt {
   receipt: DeliveryReceipt;
@@ -245,34 +244,13 @@ export class DeliveryWorker {
 
   // Numbers with pending work are claimed with a lease; renewing it is part of every claim round.
   private async claimNumbers(now: number): Promise<void> {
-    const client = db();
-    const pending = await client.$queryRawUnsafe<{ fromNumber: string }[]>(
-      `SELECT DISTINCT "fromNumber" FROM "Message" WHERE "status" IN ('queued', 'sending') AND "direction" = 'outbound' LIMIT ${this.maxNumbers}`,
-    );
-    const numbers = pending.map((p) => p.fromNumber);
-    const until = new Date(now + this.leaseMs);
-    if (numbers.length > 0) {
-      await client.phoneNumber.updateMany({
-        where: {
-          number: { in: numbers },
-          OR: [{ leaseOwner: null }, { leaseOwner: this.id }, { leaseUntil: { lt: new Date(now) } }],
-        },
-        data: { leaseOwner: this.id, leaseUntil: until },
-      });
-    }
-    // Numbers whose queue ran dry go back, so that another worker may take them when work comes.
-    const pendingSet = new Set(numbers);
-    await this.release([...this.held.keys()].filter((n) => !pendingSet.has(n)));
-    const mine = await client.phoneNumber.findMany({
-      where: { leaseOwner: this.id },
-      select: { number: true, accountId: true, ratePerSecond: true, nextSendAt: true, leaseUntil: true },
-    });
+    const mine = await writeTransaction(() => this.claimSteps(now));
     for (const number of this.lastLeft.keys()) if (!mine.some((n) => n.number === number)) this.lastLeft.delete(number);
     // A number held already keeps its pace from memory (the stored one is written only on release).
     const previous = this.held;
     this.held = new Map(
       mine.map((n) => {
-        const stored = n.nextSendAt?.getTime() ?? null;
+        const stored = time(n.nextSendAt);
         const remembered = previous.get(n.number)?.pace.nextSendAt ?? null;
         const nextSendAt = stored === null ? remembered : remembered === null ? stored : Math.max(stored, remembered);
         return [
@@ -280,49 +258,47 @@ export class DeliveryWorker {
           {
             number: n.number,
             accountId: n.accountId,
-            pace: { nextSendAt, ratePerSecond: n.ratePerSecond },
-            leaseUntil: n.leaseUntil?.getTime() ?? 0,
+            pace: { nextSendAt, ratePerSecond: Number(n.ratePerSecond) },
+            leaseUntil: time(n.leaseUntil) ?? 0,
           },
         ];
       }),
     );
   }
 
+  private *claimSteps(now: number): Steps<HeldRow[]> {
+    const pending = yield* query<{ fromNumber: string }>(
+      `SELECT DISTINCT "fromNumber" FROM "Message" WHERE "status" IN ('queued', 'sending') AND "direction" = 'outbound' LIMIT ${this.maxNumbers}`,
+    );
+    const numbers = pending.map((p) => p.fromNumber);
+    for (const chunk of chunks(numbers)) {
+      const values: unknown[] = [];
+      const bind = binder(values);
+      yield* execute(
+        `UPDATE "PhoneNumber" SET "leaseOwner" = ${bind("text", this.id)}, "leaseUntil" = ${bind("date", new Date(now + this.leaseMs))}
+         WHERE "number" IN (${placeholderList(values, chunk)})
+           AND ("leaseOwner" IS NULL OR "leaseOwner" = ${bind("text", this.id)} OR "leaseUntil" < ${bind("date", new Date(now))})`,
+        values,
+      );
+    }
+    // Numbers whose queue ran dry go back, so that another worker may take them when work comes.
+    const pendingSet = new Set(numbers);
+    yield* this.releaseSteps([...this.held.keys()].filter((n) => !pendingSet.has(n)));
+    const values: unknown[] = [];
+    return yield* query<HeldRow>(
+      `SELECT "number", "accountId", "ratePerSecond", "nextSendAt", "leaseUntil" FROM "PhoneNumber"
+       WHERE "leaseOwner" = ${binder(values)("text", this.id)}`,
+      values,
+    );
+  }
+
+  /** The first few messages of each number's queue, in the order pacing serves them. */
   private async loadQueues(numbers: string[]): Promise<Map<string, QueuedMessage[]>> {
-    const client = db();
-    // The first few messages of each number's queue, in the order pacing serves them.
-    const rows = await client.$queryRaw<{ id: string }[]>(Prisma.sql`
-      SELECT "id" FROM (
-        SELECT "id", ROW_NUMBER() OVER (
-          PARTITION BY "fromNumber"
-          ORDER BY CASE WHEN "status" = 'sending' THEN 0 ELSE 1 END, "bulk", "createdAt", "id"
-        ) AS "rank"
-        FROM "Message"
-        WHERE "direction" = 'outbound' AND "status" IN ('queued', 'sending') AND "fromNumber" IN (${Prisma.join(numbers)})
-      ) ranked WHERE "rank" <= 4`);
-    const messages = await client.message.findMany({
-      where: { id: { in: rows.map((r) => r.id) }, status: { in: PENDING } },
-      select: {
-        id: true,
-        accountId: true,
-        fromNumber: true,
-        toNumber: true,
-        body: true,
-        media: true,
-        numSegments: true,
-        encoding: true,
-        bulk: true,
-        status: true,
-        partsSubmitted: true,
-        attempts: true,
-        nextAttemptAt: true,
-        createdAt: true,
-        referenceId: true,
-      },
-    });
+    const rows = await readTransaction(() => queueSteps(numbers));
     const queues = new Map<string, QueuedMessage[]>();
-    for (const m of messages) {
+    for (const m of rows) {
       const list = queues.get(m.fromNumber) ?? [];
+      const partsSubmitted = Number(m.partsSubmitted);
       list.push({
         messageId: m.id,
         accountId: m.accountId,
@@ -330,14 +306,14 @@ export class DeliveryWorker {
         to: m.toNumber,
         body: m.body,
         media: JSON.parse(m.media) as string[],
-        numSegments: m.numSegments,
+        numSegments: Number(m.numSegments),
         encoding: m.encoding as Encoding,
-        bulk: m.bulk,
-        inProgress: m.status === "sending" && m.partsSubmitted > 0,
-        partsSubmitted: m.partsSubmitted,
-        attempts: m.attempts,
-        eligibleAt: m.nextAttemptAt?.getTime() ?? null,
-        createdAt: m.createdAt.getTime(),
+        bulk: Boolean(m.bulk),
+        inProgress: m.status === "sending" && partsSubmitted > 0,
+        partsSubmitted,
+        attempts: Number(m.attempts),
+        eligibleAt: time(m.nextAttemptAt),
+        createdAt: time(m.createdAt)!,
         referenceId: m.referenceId,
       });
       queues.set(m.fromNumber, list);
@@ -346,35 +322,30 @@ export class DeliveryWorker {
   }
 
   private async loadAccounts(ids: string[]): Promise<Map<string, AccountState>> {
-    const accounts = await db().account.findMany({
-      where: { id: { in: ids } },
-      select: {
-        id: true,
-        rateLimitPerSecond: true,
-        bulkShare: true,
-        nextSendAt: true,
-        bulkNextSendAt: true,
-        timeZone: true,
-        bulkWindowStart: true,
-        bulkWindowEnd: true,
-      },
-    });
+    const accounts = await readTransaction(() => accountSteps(ids));
     return new Map(
-      accounts.map((a) => [
-        a.id,
-        {
-          id: a.id,
-          pace: {
-            nextSendAt: a.nextSendAt?.getTime() ?? null,
-            bulkNextSendAt: a.bulkNextSendAt?.getTime() ?? null,
-            ratePerSecond: a.rateLimitPerSecond,
-            bulkShare: a.bulkShare,
+      accounts.map((a) => {
+        const nextSendAt = time(a.nextSendAt);
+        const bulkNextSendAt = time(a.bulkNextSendAt);
+        return [
+          a.id,
+          {
+            id: a.id,
+            pace: {
+              nextSendAt,
+              bulkNextSendAt,
+              ratePerSecond: Number(a.rateLimitPerSecond),
+              bulkShare: Number(a.bulkShare),
+            },
+            stored: {
+              nextSendAt: nextSendAt === null ? null : new Date(nextSendAt),
+              bulkNextSendAt: bulkNextSendAt === null ? null : new Date(bulkNextSendAt),
+            },
+            timeZone: a.timeZone,
+            window: { start: a.bulkWindowStart, end: a.bulkWindowEnd },
           },
-          stored: { nextSendAt: a.nextSendAt, bulkNextSendAt: a.bulkNextSendAt },
-          timeZone: a.timeZone,
-          window: { start: a.bulkWindowStart, end: a.bulkWindowEnd },
-        },
-      ]),
+        ];
+      }),
     );
   }
 
@@ -549,44 +520,57 @@ export class DeliveryWorker {
     touchedAccounts: Set<string>,
     now: number,
   ): Promise<Allocation[]> {
-    return db().$transaction(async (tx) => {
-      const lostAccounts = new Set<string>();
-      for (const id of touchedAccounts) {
-        const account = accounts.get(id)!;
-        const updated = await tx.account.updateMany({
-          where: { id, nextSendAt: account.stored.nextSendAt, bulkNextSendAt: account.stored.bulkNextSendAt },
-          data: {
-            nextSendAt: account.pace.nextSendAt === null ? null : new Date(account.pace.nextSendAt),
-            bulkNextSendAt: account.pace.bulkNextSendAt === null ? null : new Date(account.pace.bulkNextSendAt),
-          },
-        });
-        if (updated.count === 0) lostAccounts.add(id);
-      }
-      const numbers = [...new Set(allocations.map((a) => a.message.from))];
-      const stillMine = new Set(
-        (
-          await tx.phoneNumber.findMany({
-            where: { number: { in: numbers }, leaseOwner: this.id, leaseUntil: { gt: new Date(now) } },
-            select: { number: true },
-          })
-        ).map((n) => n.number),
+    return writeTransaction(() => this.reserveSteps(allocations, accounts, touchedAccounts, now));
+  }
+
+  private *reserveSteps(
+    allocations: Allocation[],
+    accounts: Map<string, AccountState>,
+    touchedAccounts: Set<string>,
+    now: number,
+  ): Steps<Allocation[]> {
+    const lostAccounts = new Set<string>();
+    const date = (at: number | Date | null) => (at === null ? null : new Date(at));
+    for (const id of touchedAccounts) {
+      const account = accounts.get(id)!;
+      const values: unknown[] = [];
+      const bind = binder(values);
+      const updated = yield* execute(
+        `UPDATE "Account" SET "nextSendAt" = ${bind("date", date(account.pace.nextSendAt))},
+           "bulkNextSendAt" = ${bind("date", date(account.pace.bulkNextSendAt))}, "updatedAt" = ${bind("date", new Date(now))}
+         WHERE "id" = ${bind("text", id)} AND ${sameAs(`"nextSendAt"`, bind("date", account.stored.nextSendAt))}
+           AND ${sameAs(`"bulkNextSendAt"`, bind("date", account.stored.bulkNextSendAt))}`,
+        values,
       );
-      for (const number of numbers) if (!stillMine.has(number)) this.held.delete(number);
-      const kept = allocations.filter((a) => !lostAccounts.has(a.message.accountId) && stillMine.has(a.message.from));
-      // A message taken for its first part is claimed only if it is still waiting: the lease holder is not the only
-      // one to change queued messages (a STOP from the destination rejects them), so what the claim did not move to
-      // `sending` is not submitted.
-      const fresh = kept.filter((a) => a.message.partsSubmitted === 0).map((a) => a.message.messageId);
-      const claimed = new Set(fresh.length > 0 ? await claimForSending(tx, fresh, now) : []);
-      const submittable = kept.filter((a) => a.message.partsSubmitted > 0 || claimed.has(a.message.messageId));
-      await insertSdrs(
-        tx,
-        submittable.map(({ message, part }) =>
-          sdr(message.messageId, message.accountId, "sending", now, { segmentNumber: part.segmentNumber }),
-        ),
+      if (updated === 0) lostAccounts.add(id);
+    }
+    const numbers = [...new Set(allocations.map((a) => a.message.from))];
+    const stillMine = new Set<string>();
+    for (const chunk of chunks(numbers)) {
+      const values: unknown[] = [];
+      const bind = binder(values);
+      const rows = yield* query<{ number: string }>(
+        `SELECT "number" FROM "PhoneNumber"
+         WHERE "leaseOwner" = ${bind("text", this.id)} AND "leaseUntil" > ${bind("date", new Date(now))}
+           AND "number" IN (${placeholderList(values, chunk)})`,
+        values,
       );
-      return submittable;
-    });
+      for (const row of rows) stillMine.add(row.number);
+    }
+    for (const number of numbers) if (!stillMine.has(number)) this.held.delete(number);
+    const kept = allocations.filter((a) => !lostAccounts.has(a.message.accountId) && stillMine.has(a.message.from));
+    // A message taken for its first part is claimed only if it is still waiting: the lease holder is not the only
+    // one to change queued messages (a STOP from the destination rejects them), so what the claim did not move to
+    // `sending` is not submitted.
+    const fresh = kept.filter((a) => a.message.partsSubmitted === 0).map((a) => a.message.messageId);
+    const claimed = new Set(fresh.length > 0 ? yield* claimForSending(fresh, now) : []);
+    const submittable = kept.filter((a) => a.message.partsSubmitted > 0 || claimed.has(a.message.messageId));
+    yield* insertSdrsSteps(
+      submittable.map(({ message, part }) =>
+        sdr(message.messageId, message.accountId, "sending", now, { segmentNumber: part.segmentNumber }),
+      ),
+    );
+    return submittable;
   }
 
   private retryDelay(attempts: number): number {
@@ -626,44 +610,39 @@ export class DeliveryWorker {
       (r): r is { allocation: Allocation; result: SubmitResult; at: number } => r.result !== null,
     );
     if (answered.length === 0) return;
-    const recorded = await db().$transaction(async (tx) => {
-      const numbers = [...new Set(answered.map((r) => r.allocation.message.from))];
-      const values: unknown[] = [this.id];
-      const list = numbers.map((n) => (values.push(n), placeholder(values.length, "text"))).join(", ");
-      // An UPDATE that changes nothing, for its row locks (PostgreSQL) or the write lock (SQLite): a claim by
-      // another worker waits for this transaction, and then sees the round recorded.
-      const held = await tx.$queryRawUnsafe<{ number: string }[]>(
-        `UPDATE "PhoneNumber" SET "leaseOwner" = "leaseOwner"
-         WHERE "leaseOwner" = ${placeholder(1, "text")} AND "number" IN (${list}) RETURNING "number"`,
-        ...values,
-      );
-      const stillMine = new Set(held.map((h) => h.number));
-      const lost = numbers.filter((n) => !stillMine.has(n));
-      if (lost.length > 0) {
-        for (const number of lost) this.held.delete(number);
-        this.log.warn(
-          { numbers: lost, parts: answered.filter((r) => !stillMine.has(r.allocation.message.from)).length },
-          "answers not recorded: another worker took these numbers over; it sends their parts again",
-        );
-      }
-      return this.write(
-        tx,
-        answered.filter((r) => stillMine.has(r.allocation.message.from)),
-      );
-    });
-    countSubmits(recorded);
+    countSubmits(await writeTransaction(() => this.recordSteps(answered)));
   }
 
-  private async write(
-    tx: Tx,
-    results: { allocation: Allocation; result: SubmitResult; at: number }[],
-  ): Promise<Prisma.SdrCreateManyInput[]> {
+  private *recordSteps(answered: { allocation: Allocation; result: SubmitResult; at: number }[]): Steps<SdrRow[]> {
+    const numbers = [...new Set(answered.map((r) => r.allocation.message.from))];
+    const values: unknown[] = [this.id];
+    const list = placeholderList(values, numbers);
+    // An UPDATE that changes nothing, for its row locks (PostgreSQL) or the write lock (SQLite): a claim by
+    // another worker waits for this transaction, and then sees the round recorded.
+    const held = yield* query<{ number: string }>(
+      `UPDATE "PhoneNumber" SET "leaseOwner" = "leaseOwner"
+         WHERE "leaseOwner" = ${placeholder(1, "text")} AND "number" IN (${list}) RETURNING "number"`,
+      values,
+    );
+    const stillMine = new Set(held.map((h) => h.number));
+    const lost = numbers.filter((n) => !stillMine.has(n));
+    if (lost.length > 0) {
+      for (const number of lost) this.held.delete(number);
+      this.log.warn(
+        { numbers: lost, parts: answered.filter((r) => !stillMine.has(r.allocation.message.from)).length },
+        "answers not recorded: another worker took these numbers over; it sends their parts again",
+      );
+    }
+    return yield* this.write(answered.filter((r) => stillMine.has(r.allocation.message.from)));
+  }
+
+  private *write(results: { allocation: Allocation; result: SubmitResult; at: number }[]): Steps<SdrRow[]> {
     if (results.length === 0) return [];
-    const sdrs: Prisma.SdrCreateManyInput[] = [];
-    const parts: Prisma.MessagePartCreateManyInput[] = [];
+    const sdrs: SdrRow[] = [];
+    const parts: unknown[][] = [];
     // Messages that get the same change are updated together, keyed by the change.
-    const groups = new Map<string, { data: Prisma.MessageUpdateManyMutationInput; ids: string[] }>();
-    const change = (data: Prisma.MessageUpdateManyMutationInput, id: string) => {
+    const groups = new Map<string, { data: MessageChange; ids: string[] }>();
+    const change = (data: MessageChange, id: string) => {
       const key = JSON.stringify(data);
       const group = groups.get(key) ?? { data, ids: [] };
       group.ids.push(id);
@@ -674,14 +653,7 @@ export class DeliveryWorker {
       const { message, part } = allocation;
       const seg = part.segmentNumber;
       if (result.ok) {
-        parts.push({
-          id: uuidv4(),
-          messageId: message.messageId,
-          segmentNumber: seg,
-          carrierMessageId: result.carrierMessageId,
-          status: "wait_dlr",
-          submittedAt: new Date(at),
-        });
+        parts.push([uuidv4(), message.messageId, seg, result.carrierMessageId, "wait_dlr", new Date(at), null]);
         sdrs.push(
           sdr(message.messageId, message.accountId, "message_sent", at, {
             segmentNumber: seg,
@@ -724,37 +696,33 @@ export class DeliveryWorker {
         change({ status: outcome, nextAttemptAt: null }, message.messageId);
       }
     }
-    for (const { data, ids } of groups.values()) await tx.message.updateMany({ where: { id: { in: ids } }, data });
-    await insertRows(
-      tx,
-      "MessagePart",
-      MESSAGE_PART_COLUMNS,
-      parts.map((p) => [p.id, p.messageId, p.segmentNumber, p.carrierMessageId, p.status, p.submittedAt, null]),
-    );
-    await insertSdrs(tx, sdrs as SdrRow[]);
-    await enqueueDeliveryStatusEvents(tx, sdrs as SdrRow[]);
-    return sdrs as Prisma.SdrCreateManyInput[];
+    const now = new Date();
+    for (const { data, ids } of groups.values()) yield* updateMessages(data, ids, now);
+    yield* insertRowsSteps("MessagePart", MESSAGE_PART_COLUMNS, parts);
+    yield* insertSdrsSteps(sdrs);
+    yield* enqueueDeliveryStatusEventSteps(sdrs);
+    return sdrs;
   }
 
   /** Writes the held numbers' next slots (kept in memory while held) and gives them back, in one statement a chunk. */
   private async release(numbers: string[]): Promise<void> {
-    for (let offset = 0; offset < numbers.length; offset += 5_000) {
-      const chunk = numbers.slice(offset, offset + 5_000);
+    if (numbers.length > 0) await writeTransaction(() => this.releaseSteps(numbers));
+  }
+
+  private *releaseSteps(numbers: string[]): Steps<void> {
+    for (const chunk of chunks(numbers, 5_000)) {
       const values: unknown[] = [];
-      const bind = (kind: ColumnKind, value: unknown) => {
-        values.push(boundValue(kind, value));
-        return placeholder(values.length, kind);
-      };
+      const bind = binder(values);
       const cases = chunk
         .filter((n) => this.held.get(n)?.pace.nextSendAt)
         .map((n) => `WHEN ${bind("text", n)} THEN ${bind("date", new Date(this.held.get(n)!.pace.nextSendAt!))}`);
       const nextSendAt = cases.length > 0 ? `CASE "number" ${cases.join(" ")} ELSE "nextSendAt" END` : `"nextSendAt"`;
       const owner = bind("text", this.id);
       const list = chunk.map((n) => bind("text", n)).join(", ");
-      await db().$executeRawUnsafe(
+      yield* execute(
         `UPDATE "PhoneNumber" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "nextSendAt" = ${nextSendAt}
          WHERE "leaseOwner" = ${owner} AND "number" IN (${list})`,
-        ...values,
+        values,
       );
     }
   }
@@ -821,7 +789,7 @@ export class DeliveryWorker {
 }
 
 /** The submit counters, from a recorded round's SDRs: a part accepted, retried later, failed or rejected. */
-function countSubmits(sdrs: Prisma.SdrCreateManyInput[]): void {
+function countSubmits(sdrs: SdrRow[]): void {
   const m = metrics();
   let submitted = 0;
   for (const record of sdrs) {
@@ -833,18 +801,134 @@ function countSubmits(sdrs: Prisma.SdrCreateManyInput[]): void {
 }
 
 /** Moves waiting messages to `sending`; returns the ids it moved. */
-async function claimForSending(tx: Tx, ids: string[], now: number): Promise<string[]> {
+function* claimForSending(ids: string[], now: number): Steps<string[]> {
   const claimed: string[] = [];
-  for (let offset = 0; offset < ids.length; offset += 10_000) {
-    const chunk = ids.slice(offset, offset + 10_000);
+  for (const chunk of chunks(ids)) {
     const values: unknown[] = [boundValue("date", new Date(now))];
-    const list = chunk.map((id) => (values.push(id), placeholder(values.length, "text"))).join(", ");
-    const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+    const list = placeholderList(values, chunk);
+    const rows = yield* query<{ id: string }>(
       `UPDATE "Message" SET "status" = 'sending', "updatedAt" = ${placeholder(1, "date")}
        WHERE "status" IN ('queued', 'sending') AND "id" IN (${list}) RETURNING "id"`,
-      ...values,
+      values,
     );
     for (const row of rows) claimed.push(row.id);
   }
   return claimed;
+}
+
+/** What a recorded answer changes in its message. */
+interface MessageChange {
+  partsSubmitted?: number;
+  attempts?: number;
+  nextAttemptAt?: Date | null;
+  status?: string;
+  expiresAt?: Date;
+}
+
+const CHANGE_KINDS: Record<keyof MessageChange, ColumnKind> = {
+  partsSubmitted: "int",
+  attempts: "int",
+  nextAttemptAt: "date",
+  status: "text",
+  expiresAt: "date",
+};
+
+/** One change to many messages (and their updatedAt). */
+function* updateMessages(data: MessageChange, ids: string[], now: Date): Steps<void> {
+  for (const chunk of chunks(ids)) {
+    const values: unknown[] = [];
+    const set = (Object.keys(data) as (keyof MessageChange)[]).map((column) => {
+      values.push(boundValue(CHANGE_KINDS[column], data[column]));
+      return `"${column}" = ${placeholder(values.length, CHANGE_KINDS[column])}`;
+    });
+    values.push(boundValue("date", now));
+    set.push(`"updatedAt" = ${placeholder(values.length, "date")}`);
+    const list = placeholderList(values, chunk);
+    yield* execute(`UPDATE "Message" SET ${set.join(", ")} WHERE "id" IN (${list})`, values);
+  }
+}
+
+/** Null-safe equality of a column and a parameter (SQLite's IS, PostgreSQL's IS NOT DISTINCT FROM). */
+function sameAs(column: string, parameter: string): string {
+  return dbProvider() === "postgresql" ? `${column} IS NOT DISTINCT FROM ${parameter}` : `${column} IS ${parameter}`;
+}
+
+/** A number this worker holds, as stored. */
+interface HeldRow {
+  number: string;
+  accountId: string;
+  ratePerSecond: number;
+  nextSendAt: Date | string | null;
+  leaseUntil: Date | string | null;
+}
+
+interface QueuedRow {
+  id: string;
+  accountId: string;
+  fromNumber: string;
+  toNumber: string;
+  body: string;
+  media: string;
+  numSegments: number | bigint;
+  encoding: string;
+  bulk: boolean | number | bigint;
+  status: string;
+  partsSubmitted: number | bigint;
+  attempts: number | bigint;
+  nextAttemptAt: Date | string | null;
+  createdAt: Date | string;
+  referenceId: string | null;
+}
+
+/** The first four messages of each number's queue (sending first, then ad hoc before bulk, oldest first). */
+function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
+  const rows: QueuedRow[] = [];
+  for (const chunk of chunks(numbers)) {
+    const values: unknown[] = [];
+    const list = placeholderList(values, chunk);
+    rows.push(
+      ...(yield* query<QueuedRow>(
+        `SELECT m."id", m."accountId", m."fromNumber", m."toNumber", m."body", m."media", m."numSegments", m."encoding",
+                m."bulk", m."status", m."partsSubmitted", m."attempts", m."nextAttemptAt", m."createdAt", m."referenceId"
+         FROM (
+           SELECT "id", ROW_NUMBER() OVER (
+             PARTITION BY "fromNumber"
+             ORDER BY CASE WHEN "status" = 'sending' THEN 0 ELSE 1 END, "bulk", "createdAt", "id"
+           ) AS "rank"
+           FROM "Message"
+           WHERE "direction" = 'outbound' AND "status" IN ('queued', 'sending') AND "fromNumber" IN (${list})
+         ) ranked JOIN "Message" m ON m."id" = ranked."id"
+         WHERE ranked."rank" <= 4
+         ORDER BY m."fromNumber", ranked."rank"`,
+        values,
+      )),
+    );
+  }
+  return rows;
+}
+
+interface AccountRow {
+  id: string;
+  rateLimitPerSecond: number;
+  bulkShare: number;
+  nextSendAt: Date | string | null;
+  bulkNextSendAt: Date | string | null;
+  timeZone: string;
+  bulkWindowStart: string;
+  bulkWindowEnd: string;
+}
+
+function* accountSteps(ids: string[]): Steps<AccountRow[]> {
+  const values: unknown[] = [];
+  return yield* query<AccountRow>(
+    `SELECT "id", "rateLimitPerSecond", "bulkShare", "nextSendAt", "bulkNextSendAt", "timeZone", "bulkWindowStart",
+            "bulkWindowEnd"
+     FROM "Account" WHERE "id" IN (${placeholderList(values, ids)})`,
+    values,
+  );
+}
+
+/** Milliseconds since the epoch of a stored time (SQLite gives its text, PostgreSQL a Date), or null. */
+function time(value: Date | string | null): number | null {
+  return value === null ? null : new Date(value).getTime();
 }

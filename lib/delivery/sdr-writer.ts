@@ -1,4 +1,4 @@
-import type { Prisma } from "../db/generated/sqlite/client";
+import type { SdrRow } from "../db/insert-rows";
 
 /** An SDR row as the worker writes them (timestamps are the worker clock's, so injected clocks show in tests). */
 export function sdr(
@@ -7,7 +7,7 @@ export function sdr(
   status: string,
   at: number,
   extra: { statusDetails?: string; segmentNumber?: number; referenceId?: string | null } = {},
-): Prisma.SdrCreateManyInput {
+): SdrRow & { createdAt: Date } {
   return {
     messageId,
     accountId,

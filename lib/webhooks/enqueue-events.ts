@@ -1,7 +1,7 @@
 import { db } from "../db/client";
-import { Prisma } from "../db/generated/sqlite/client";
 import { uuidv7 } from "../db/ids";
-import { insertRows, type ColumnKind } from "../db/insert-rows";
+import { chunks, insertRowsSteps, placeholderList, type ColumnKind } from "../db/insert-rows";
+import { afterCommit, query, runSteps, type Steps } from "../db/steps";
 import { deliveryStatusPayload, formatStatusMsg, inboundPayload, type WebhookEventKind } from "./build-payloads";
 
 // The outbox: events are written by the transaction that makes the change they report, so a committed change
@@ -40,11 +40,10 @@ export const WEBHOOK_EVENT_COLUMNS: [string, ColumnKind][] = [
   ["createdAt", "date"],
 ];
 
-async function insertEvents(tx: Tx, events: NewEvent[]): Promise<void> {
+function* insertEvents(events: NewEvent[]): Steps<void> {
   if (events.length === 0) return;
   const now = new Date();
-  await insertRows(
-    tx,
+  yield* insertRowsSteps(
     "WebhookEvent",
     WEBHOOK_EVENT_COLUMNS,
     events.map((e) => [
@@ -63,11 +62,12 @@ async function insertEvents(tx: Tx, events: NewEvent[]): Promise<void> {
       e.at,
     ]),
   );
-  notifyEventsWritten();
+  yield* afterCommit(notifyEventsWritten);
 }
 
-// Dispatchers in this process are told when it wrote events, so the first attempt need not wait for a poll.
-// (The transaction may not have committed yet: a dispatcher that finds nothing looks again at its next poll.)
+// Dispatchers in this process are told when it wrote events, so the first attempt need not wait for a poll. (Where
+// the events were written inside a caller's own transaction, that may not have committed yet: a dispatcher that
+// finds nothing looks again at its next poll.)
 const listeners = new Set<() => void>();
 export function onEventsWritten(listener: () => void): () => void {
   listeners.add(listener);
@@ -84,19 +84,24 @@ export async function enqueueInboundEvent(tx: Tx, message: Parameters<typeof inb
     select: { accountId: true },
   });
   if (!endpoint) return;
-  await insertEvents(tx, [
-    {
-      id: uuidv7(),
-      accountId: message.accountId,
-      messageId: message.id,
-      kind: "message-received",
-      segmentNumber: null,
-      sequence: 0,
-      payload: JSON.stringify(inboundPayload(message)),
-      at: message.createdAt,
-    },
-  ]);
+  await runSteps(
+    tx,
+    insertEvents([
+      {
+        id: uuidv7(),
+        accountId: message.accountId,
+        messageId: message.id,
+        kind: "message-received",
+        segmentNumber: null,
+        sequence: 0,
+        payload: JSON.stringify(inboundPayload(message)),
+        at: message.createdAt,
+      },
+    ]),
+  );
 }
+
+type PayloadMessage = Parameters<typeof deliveryStatusPayload>[0];
 
 /** An SDR row as the delivery code builds them (lib/delivery/sdr-writer.ts). */
 export interface OutcomeRecord {
@@ -116,7 +121,7 @@ export interface OutcomeRecord {
  * - an expiry holds Parley's own note and has no carrier code.
  * Messages of accounts without a webhook URL are skipped in the same query that reads the messages.
  */
-export async function enqueueDeliveryStatusEvents(tx: Tx, rows: OutcomeRecord[]): Promise<void> {
+export function* enqueueDeliveryStatusEventSteps(rows: OutcomeRecord[]): Steps<void> {
   const outcomes = rows.filter((r) => OUTCOMES.has(r.status) && r.segmentNumber != null);
   if (outcomes.length === 0) return;
   const codes = new Map<string, string>();
@@ -127,20 +132,23 @@ export async function enqueueDeliveryStatusEvents(tx: Tx, rows: OutcomeRecord[])
     }
   }
   const ids = [...new Set(outcomes.map((o) => o.messageId))];
-  const messages = await tx.$queryRaw<
-    {
-      id: string;
-      accountId: string;
-      fromNumber: string;
-      toNumber: string;
-      referenceId: string | null;
-      numSegments: number;
-      bulk: boolean | number;
-    }[]
-  >(Prisma.sql`
-    SELECT m."id", m."accountId", m."fromNumber", m."toNumber", m."referenceId", m."numSegments", m."bulk"
-    FROM "Message" m JOIN "WebhookEndpoint" w ON w."accountId" = m."accountId"
-    WHERE m."id" IN (${Prisma.join(ids)})`);
+  // As the database gives them: SQLite's integers and booleans may come as numbers or BigInts.
+  const messages: (Omit<PayloadMessage, "numSegments" | "bulk"> & {
+    numSegments: number | bigint;
+    bulk: boolean | number | bigint;
+  })[] = [];
+  for (const chunk of chunks(ids)) {
+    const values: unknown[] = [];
+    const list = placeholderList(values, chunk);
+    messages.push(
+      ...(yield* query<(typeof messages)[number]>(
+        `SELECT m."id", m."accountId", m."fromNumber", m."toNumber", m."referenceId", m."numSegments", m."bulk"
+         FROM "Message" m JOIN "WebhookEndpoint" w ON w."accountId" = m."accountId"
+         WHERE m."id" IN (${list})`,
+        values,
+      )),
+    );
+  }
   if (messages.length === 0) return;
   const byId = new Map(
     messages.map((m) => [m.id, { ...m, numSegments: Number(m.numSegments), bulk: Boolean(m.bulk) }]),
@@ -177,5 +185,10 @@ export async function enqueueDeliveryStatusEvents(tx: Tx, rows: OutcomeRecord[])
       at,
     });
   }
-  await insertEvents(tx, events);
+  yield* insertEvents(events);
+}
+
+/** enqueueDeliveryStatusEventSteps in the caller's Prisma transaction. */
+export async function enqueueDeliveryStatusEvents(tx: Tx, rows: OutcomeRecord[]): Promise<void> {
+  await runSteps(tx, enqueueDeliveryStatusEventSteps(rows));
 }

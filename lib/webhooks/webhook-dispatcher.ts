@@ -2,7 +2,17 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { db, dbProvider } from "../db/client";
 import { logger } from "../log";
-import { boundValue, insertRows, insertSdrs, type ColumnKind, type SdrRow } from "../db/insert-rows";
+import {
+  binder,
+  boundValue,
+  insertRowsSteps,
+  insertSdrsSteps,
+  placeholder,
+  placeholderList,
+  type ColumnKind,
+  type SdrRow,
+} from "../db/insert-rows";
+import { execute, query, writeTransaction, type Steps } from "../db/steps";
 import { onEventsWritten } from "./enqueue-events";
 import { postWebhook, type WebhookResponse } from "./post-webhook";
 import { signingSecrets } from "./manage-webhook";
@@ -324,82 +334,85 @@ export class WebhookDispatcher {
   private async writeOutcomes(
     batch: { event: ClaimedEvent; url: string; at: Date; response: WebhookResponse }[],
   ): Promise<void> {
-    const now = new Date();
-    await db().$transaction(async (tx) => {
-      await insertRows(
-        tx,
-        "WebhookAttempt",
-        WEBHOOK_ATTEMPT_COLUMNS,
-        batch.map(({ event, url, at, response }) => [
-          event.id,
-          event.accountId,
-          at,
-          url,
-          response.httpStatus,
-          response.latencyMs,
-          response.error,
-        ]),
+    await writeTransaction(() => this.outcomeSteps(batch, new Date()));
+  }
+
+  private *outcomeSteps(
+    batch: { event: ClaimedEvent; url: string; at: Date; response: WebhookResponse }[],
+    now: Date,
+  ): Steps<void> {
+    yield* insertRowsSteps(
+      "WebhookAttempt",
+      WEBHOOK_ATTEMPT_COLUMNS,
+      batch.map(({ event, url, at, response }) => [
+        event.id,
+        event.accountId,
+        at,
+        url,
+        response.httpStatus,
+        response.latencyMs,
+        response.error,
+      ]),
+    );
+    const sdrs: SdrRow[] = [];
+    const accepted = batch.filter((b) => b.response.error === null);
+    if (accepted.length > 0) {
+      // Only events still pending become delivered (a resend or another dispatcher may have been first); the
+      // status_sent records are for those.
+      const values: unknown[] = [boundValue("date", now)];
+      const list = placeholderList(
+        values,
+        accepted.map((b) => b.event.id),
       );
-      const sdrs: SdrRow[] = [];
-      const accepted = batch.filter((b) => b.response.error === null);
-      if (accepted.length > 0) {
-        // Only events still pending become delivered (a resend or another dispatcher may have been first); the
-        // status_sent records are for those.
-        const ids = accepted.map((b) => b.event.id);
-        const postgres = dbProvider() === "postgresql";
-        const placeholders = ids.map((_, i) => (postgres ? `$${i + 2}` : "?")).join(", ");
-        const done = await tx.$queryRawUnsafe<{ id: string }[]>(
-          `UPDATE "WebhookEvent" SET "status" = 'delivered', "attempts" = "attempts" + 1, "deliveredAt" = ${postgres ? "$1::timestamp(3)" : "?"},
-             "leaseOwner" = NULL, "leaseUntil" = NULL, "lastError" = NULL
-           WHERE "status" = 'pending' AND "id" IN (${placeholders}) RETURNING "id"`,
-          dateParam(now),
-          ...ids,
-        );
-        const delivered = new Set(done.map((d) => d.id));
-        for (const { event, at, response } of accepted) {
-          if (!delivered.has(event.id) || event.kind !== "message-status") continue;
-          sdrs.push({
-            messageId: event.messageId,
-            accountId: event.accountId,
-            status: "status_sent",
-            statusDetails: `HTTP ${response.httpStatus} from the webhook`,
-            segmentNumber: event.segmentNumber,
-            createdAt: new Date(at.getTime() + response.latencyMs),
-          });
-        }
-      }
-      for (const { event, at, response } of batch) {
-        if (response.error === null) continue;
-        const finishedAt = at.getTime() + response.latencyMs;
-        const attempts = event.attempts + 1;
-        let next = finishedAt + this.nextDelay(attempts);
-        if (response.retryAfterAt !== null) next = Math.max(next, response.retryAfterAt);
-        const exhausted = next > event.retryFrom.getTime() + this.retryWindowMs;
-        const updated = await tx.webhookEvent.updateMany({
-          where: { id: event.id, status: "pending", leaseOwner: this.id },
-          data: exhausted
-            ? { status: "failed", attempts, leaseOwner: null, leaseUntil: null, lastError: response.error }
-            : {
-                attempts,
-                nextAttemptAt: new Date(next),
-                leaseOwner: null,
-                leaseUntil: null,
-                lastError: response.error,
-              },
+      const done = yield* query<{ id: string }>(
+        `UPDATE "WebhookEvent" SET "status" = 'delivered', "attempts" = "attempts" + 1,
+           "deliveredAt" = ${placeholder(1, "date")}, "leaseOwner" = NULL, "leaseUntil" = NULL, "lastError" = NULL
+         WHERE "status" = 'pending' AND "id" IN (${list}) RETURNING "id"`,
+        values,
+      );
+      const delivered = new Set(done.map((d) => d.id));
+      for (const { event, at, response } of accepted) {
+        if (!delivered.has(event.id) || event.kind !== "message-status") continue;
+        sdrs.push({
+          messageId: event.messageId,
+          accountId: event.accountId,
+          status: "status_sent",
+          statusDetails: `HTTP ${response.httpStatus} from the webhook`,
+          segmentNumber: event.segmentNumber,
+          createdAt: new Date(at.getTime() + response.latencyMs),
         });
-        if (updated.count > 0 && exhausted && event.kind === "message-status") {
-          sdrs.push({
-            messageId: event.messageId,
-            accountId: event.accountId,
-            status: "status_failed",
-            statusDetails: `webhook not accepted after ${attempts} attempts: ${response.error}`.slice(0, 500),
-            segmentNumber: event.segmentNumber,
-            createdAt: new Date(finishedAt),
-          });
-        }
       }
-      await insertSdrs(tx, sdrs);
-    });
+    }
+    for (const { event, at, response } of batch) {
+      if (response.error === null) continue;
+      const finishedAt = at.getTime() + response.latencyMs;
+      const attempts = event.attempts + 1;
+      let next = finishedAt + this.nextDelay(attempts);
+      if (response.retryAfterAt !== null) next = Math.max(next, response.retryAfterAt);
+      const exhausted = next > event.retryFrom.getTime() + this.retryWindowMs;
+      // Failed for good, or tried again at `next`; either way no longer leased, if this dispatcher still held it.
+      const values: unknown[] = [];
+      const bind = binder(values);
+      const updated = yield* execute(
+        `UPDATE "WebhookEvent" SET "status" = ${bind("text", exhausted ? "failed" : "pending")},
+           "attempts" = ${bind("int", attempts)}, "leaseOwner" = NULL, "leaseUntil" = NULL,
+           "lastError" = ${bind("text", response.error)}
+           ${exhausted ? "" : `, "nextAttemptAt" = ${bind("date", new Date(next))}`}
+         WHERE "id" = ${bind("text", event.id)} AND "status" = 'pending' AND "leaseOwner" = ${bind("text", this.id)}`,
+        values,
+      );
+      if (updated > 0 && exhausted && event.kind === "message-status") {
+        sdrs.push({
+          messageId: event.messageId,
+          accountId: event.accountId,
+          status: "status_failed",
+          statusDetails: `webhook not accepted after ${attempts} attempts: ${response.error}`.slice(0, 500),
+          segmentNumber: event.segmentNumber,
+          createdAt: new Date(finishedAt),
+        });
+      }
+    }
+    yield* insertSdrsSteps(sdrs);
   }
 }
 

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
 import { db, disconnectDb } from "../../lib/db/client";
+import { afterCommit, execute, query, writeTransaction } from "../../lib/db/steps";
 
 // A portal edit is a transaction that reads, then writes, while the send writer's thread and the body indexer commit
 // on connections of their own. On SQLite that must wait its turn, never fail.
@@ -48,5 +50,53 @@ describe("SQLite transactions beside other connections", () => {
     await other;
     const rows = await db().$queryRawUnsafe<{ who: string }[]>(`SELECT "who" FROM "Edit" ORDER BY rowid`);
     expect(rows.map((r) => r.who)).toEqual(["portal edit", "writer thread"]);
+  });
+
+  it("runs a write transaction of steps after a Prisma transaction of the same process, without blocking it", async () => {
+    await db().$executeRawUnsafe(`DELETE FROM "Edit"`);
+    let steps: Promise<number> | null = null;
+    await db().$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`INSERT INTO "Edit" ("who") VALUES ('prisma first')`);
+      // Waits for the write lock this transaction holds: were it to wait synchronously, this transaction could
+      // never go on to commit.
+      steps = writeTransaction(function* () {
+        yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, ["steps"]);
+        const rows = yield* query<{ n: bigint | number }>(`SELECT count(*) AS n FROM "Edit"`);
+        return Number(rows[0]!.n);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await tx.$executeRawUnsafe(`INSERT INTO "Edit" ("who") VALUES ('prisma second')`);
+    });
+    expect(await steps).toBe(3);
+    const rows = await db().$queryRawUnsafe<{ who: string }[]>(`SELECT "who" FROM "Edit" ORDER BY rowid`);
+    expect(rows.map((r) => r.who)).toEqual(["prisma first", "prisma second", "steps"]);
+  });
+
+  it("runs after-commit work once the rows are visible to other connections, and none when it rolls back", async () => {
+    await db().$executeRawUnsafe(`DELETE FROM "Edit"`);
+    const other = new Database(file, { readonly: true });
+    const count = () => (other.prepare(`SELECT count(*) AS n FROM "Edit"`).get() as { n: number }).n;
+    const seen: number[] = [];
+    await writeTransaction(function* () {
+      yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, ["committed"]);
+      yield* afterCommit(() => seen.push(count()));
+      yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, ["committed too"]);
+    });
+    expect(seen).toEqual([2]);
+
+    const failing = writeTransaction(function* () {
+      yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, ["rolled back"]);
+      yield* afterCommit(() => seen.push(-1));
+      yield* execute(`INSERT INTO "NoSuchTable" ("who") VALUES (?)`, ["x"]);
+    });
+    await expect(failing).rejects.toThrow(/no such table/);
+    expect(seen).toEqual([2]);
+    expect(count()).toBe(2);
+    // The connection is usable again after the rollback.
+    await writeTransaction(function* () {
+      yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, ["after"]);
+    });
+    expect(count()).toBe(3);
+    other.close();
   });
 });

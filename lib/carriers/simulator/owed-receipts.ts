@@ -1,5 +1,5 @@
 import { db } from "../../db/client";
-import { boundValue, insertRows, placeholder, type ColumnKind } from "../../db/insert-rows";
+import { boundValue, chunks, insertRows, placeholder, placeholderList, type ColumnKind } from "../../db/insert-rows";
 
 // The simulator's owed receipts in the database (SimulatorReceipt), a few statements whatever the number of rows:
 // written in batches as parts are submitted, deleted in batches once recorded, claimed with a renewable lease.
@@ -40,13 +40,10 @@ export async function storeOwed(receipts: OwedReceipt[], owner: string, claimedU
 
 /** Deletes receipts that were recorded. */
 export async function deleteOwed(ids: string[]): Promise<void> {
-  for (let offset = 0; offset < ids.length; offset += CHUNK) {
-    const chunk = ids.slice(offset, offset + CHUNK);
-    const list = chunk.map((_, i) => placeholder(i + 1, "text")).join(", ");
-    await db().$executeRawUnsafe(
-      `DELETE FROM "SimulatorReceipt" WHERE "carrierMessageId" IN (${list})`,
-      ...chunk.map((id) => boundValue("text", id)),
-    );
+  for (const chunk of chunks(ids, CHUNK)) {
+    const values: unknown[] = [];
+    const list = placeholderList(values, chunk);
+    await db().$executeRawUnsafe(`DELETE FROM "SimulatorReceipt" WHERE "carrierMessageId" IN (${list})`, ...values);
   }
 }
 

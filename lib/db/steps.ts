@@ -1,0 +1,157 @@
+import { beginWaiting, db, dbProvider, sqliteHandle, type SqliteHandle } from "./client";
+import { isBusy } from "./sqlite-busy.mjs";
+
+// A transaction's statements written once, as a generator of steps: each `yield*` of query() or execute() is one
+// statement, whose rows (or changed-row count) come back as the value of the yield. Two drivers run the same body:
+// - runSteps() on a Prisma client or inside a caller's Prisma transaction, a statement at a time (PostgreSQL, and
+//   callers that write more in their own transaction);
+// - readTransaction() on SQLite runs reads the same way as writes below, without the write lock;
+// - writeTransaction() on SQLite runs a whole body synchronously, from BEGIN IMMEDIATE to COMMIT, on the connection
+//   under Prisma's client (between Prisma's own transactions). Through Prisma each statement is an asynchronous
+//   hop, so a transaction of a dozen statements held SQLite's one write lock for 15–175 ms while the process served
+//   other work in between, and every other writer (the send path above all) waited that long; run in one go it
+//   holds the lock for what the statements cost.
+// Values are bound in the forms the database stores (boundValue), statements use placeholder(): the SQL is the
+// configured database's. Rows come back as that database's driver gives them (SQLite: dates as text, booleans 0/1,
+// integers as BigInt): bodies convert what they read.
+
+export type Row = Record<string, unknown>;
+
+export type Step =
+  | { kind: "query"; sql: string; values: unknown[] }
+  | { kind: "execute"; sql: string; values: unknown[] }
+  | { kind: "afterCommit"; run: () => void };
+
+export type Steps<T> = Generator<Step, T, unknown>;
+
+/** A statement that returns rows (SELECT, or a write with RETURNING). */
+export function* query<R = Row>(sql: string, values: unknown[] = []): Steps<R[]> {
+  return (yield { kind: "query", sql, values }) as R[];
+}
+
+/** A statement without rows; its value is the number of rows it changed. */
+export function* execute(sql: string, values: unknown[] = []): Steps<number> {
+  return (yield { kind: "execute", sql, values }) as number;
+}
+
+/**
+ * Work for once the transaction has committed (a wake-up for readers of what it wrote). Run by runSteps at once:
+ * inside a caller's transaction it cannot know when that commits.
+ */
+export function* afterCommit(run: () => void): Steps<void> {
+  yield { kind: "afterCommit", run };
+}
+
+export interface RawClient {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
+}
+
+/** Runs `steps` through a Prisma client or transaction; after-commit work goes to `later` (by default, at once). */
+export async function runSteps<T>(
+  client: RawClient,
+  steps: Steps<T>,
+  later: (run: () => void) => void = (run) => run(),
+): Promise<T> {
+  let next = steps.next();
+  while (!next.done) {
+    const step = next.value;
+    let result: unknown;
+    if (step.kind === "query") result = await client.$queryRawUnsafe(step.sql, ...step.values);
+    else if (step.kind === "execute") result = await client.$executeRawUnsafe(step.sql, ...step.values);
+    else later(step.run);
+    next = steps.next(result);
+  }
+  return next.value;
+}
+
+/**
+ * Reads made of `make()`'s steps, from one snapshot. On SQLite they run in one synchronous go on the Prisma client's
+ * connection (a deferred transaction: no write lock), without Prisma's client in between; on PostgreSQL each runs
+ * through Prisma as a statement of its own. `make` must not write.
+ */
+export async function readTransaction<T>(make: () => Steps<T>): Promise<T> {
+  if (dbProvider() === "sqlite") return sqliteTransaction("BEGIN", make, []);
+  return runSteps(db() as unknown as RawClient, make());
+}
+
+/**
+ * One write transaction made of `make()`'s steps; its after-commit work runs once it has committed. On SQLite the
+ * write lock is waited for without blocking this process (another transaction of its own, through Prisma, may be
+ * what holds it), and once taken the body runs to COMMIT in one synchronous go: `make` must not do other I/O.
+ */
+export async function writeTransaction<T>(make: () => Steps<T>): Promise<T> {
+  const later: (() => void)[] = [];
+  let result: T;
+  if (dbProvider() === "sqlite") {
+    result = await sqliteTransaction("BEGIN IMMEDIATE", make, later);
+  } else {
+    result = await db().$transaction((tx) => runSteps(tx as unknown as RawClient, make(), (run) => later.push(run)));
+  }
+  for (const run of later) run();
+  return result;
+}
+
+const LOCK_DEADLINE_MS = 10_000;
+/** How long one try waits for the lock synchronously (the send writer's commits take about this long). */
+const SPIN_MS = 2;
+const BUSY = Symbol("busy");
+
+async function sqliteTransaction<T>(
+  begin: "BEGIN" | "BEGIN IMMEDIATE",
+  make: () => Steps<T>,
+  later: (() => void)[],
+): Promise<T> {
+  const handle = await sqliteHandle();
+  const deadline = Date.now() + LOCK_DEADLINE_MS;
+  for (;;) {
+    const outcome = tryTransaction(handle, begin, make, later, Date.now() >= deadline);
+    if (outcome !== BUSY) return outcome;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+/**
+ * BEGIN (IMMEDIATE, to write), the body and COMMIT, all synchronous, on Prisma's own connection; BUSY (nothing run)
+ * while one of Prisma's interactive transactions is open on it, or while another connection holds the write lock.
+ */
+function tryTransaction<T>(
+  { connection, prepared }: SqliteHandle,
+  begin: "BEGIN" | "BEGIN IMMEDIATE",
+  make: () => Steps<T>,
+  later: (() => void)[],
+  last: boolean,
+): T | typeof BUSY {
+  if (connection.inTransaction) {
+    if (last) throw new Error("a transaction stayed open on the SQLite connection");
+    return BUSY;
+  }
+  try {
+    beginWaiting(connection, () => prepared(begin).run(), SPIN_MS);
+  } catch (error) {
+    if (!last && isBusy(error)) return BUSY;
+    throw error;
+  }
+  try {
+    const steps = make();
+    let next = steps.next();
+    while (!next.done) {
+      const step = next.value;
+      let result: unknown;
+      if (step.kind === "afterCommit") later.push(step.run);
+      else {
+        const statement = prepared(step.sql);
+        // Prisma's reads of the same statement switch it to arrays: objects here.
+        result =
+          step.kind === "query" ? statement.raw(false).all(...step.values) : statement.run(...step.values).changes;
+      }
+      next = steps.next(result);
+    }
+    prepared("COMMIT").run();
+    return next.value;
+  } catch (error) {
+    later.length = 0;
+    if (connection.inTransaction) prepared("ROLLBACK").run();
+    throw error;
+  }
+}
