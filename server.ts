@@ -186,9 +186,6 @@ async function main(): Promise<void> {
   log.info({ port, database: config.DATABASE_URL.split(":")[0], fastPath }, "parley listening");
   const worker = workerStarting ? await workerStarting : null;
   serveWorkerSeries(worker?.metrics ?? null);
-  if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);
-  if (demo) printDemo(demo);
-
   // SIGTERM (a restart, a rolling deploy): everything stops at once and the process exits within 10 s. Browsers'
   // sockets are closed at the transport (not disconnected by the server, which would tell them not to come back), so
   // they reconnect, through the load balancer, to another server; requests in flight are answered and their
@@ -207,6 +204,9 @@ async function main(): Promise<void> {
     },
     last: disconnectDb,
   });
+  // Ready only once a signal would stop it cleanly: a process manager may signal it the moment it says so.
+  if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);
+  if (demo) printDemo(demo);
 }
 
 function randomRequestId(): string {

@@ -20,9 +20,10 @@ async function main(): Promise<void> {
   // Started by a server without Redis or PostgreSQL fan-out: it is told of the SDRs written here over IPC (with
   // fan-out, the emitter tells every server).
   if (process.send && fanOutKind() === null) {
-    // SDRs are announced as they are written, inside their transaction: the server reads them once that has
-    // committed. The first wake-up comes 10 ms later; on a busy PostgreSQL a commit can take longer, so two later
-    // ones follow (each at most once per burst), and the server's poll remains the last resort.
+    // The delivery rounds, receipts and webhook outcomes announce their SDRs once committed (lib/db/steps.ts); the
+    // rarer writers (inbound messages, expiry) announce them inside their transaction, before it commits. The first
+    // wake-up comes 10 ms later; for a commit that takes longer two later ones follow (each at most once per burst),
+    // and the server's poll remains the last resort.
     const wake = () => process.send?.({ type: "changes" } satisfies WorkerMessage);
     const wakes = [10, 250, 1000].map((delayMs) => throttleAnnouncements(wake, delayMs));
     installAnnouncer({ announce: () => wakes.forEach((wake) => wake()), close: async () => {} });
@@ -35,11 +36,6 @@ async function main(): Promise<void> {
   const { METRICS_WORKER_PORT: metricsPort, HOST: host } = env();
   const metricsServer = metricsPort === undefined ? null : await startWorkerMetrics(metricsPort, host);
   if (metricsServer) logger().info({ port: metricsServer.port }, "worker metrics listening");
-  if (process.env.PARLEY_READY_FD === "stdout") {
-    if (metricsServer) process.stdout.write(`PARLEY_WORKER_METRICS ${metricsServer.port}\n`);
-    process.stdout.write(`PARLEY_WORKER_READY ${worker.id}\n`);
-  }
-  if (process.send) answerServer(worker.id);
   // SIGTERM: the worker gives its numbers and the simulator's owed receipts back, the dispatcher lets its posts in
   // flight finish, and the process exits within 10 s whatever still hangs (an event left unrecorded is retried
   // after its lease).
@@ -53,6 +49,12 @@ async function main(): Promise<void> {
     },
     last: disconnectDb,
   });
+  // Ready only once a signal would stop it cleanly: a process manager may signal it the moment it says so.
+  if (process.env.PARLEY_READY_FD === "stdout") {
+    if (metricsServer) process.stdout.write(`PARLEY_WORKER_METRICS ${metricsServer.port}\n`);
+    process.stdout.write(`PARLEY_WORKER_READY ${worker.id}\n`);
+  }
+  if (process.send) answerServer(worker.id);
 }
 
 /**

@@ -32,7 +32,7 @@ export function stopOnSignals(options: {
         { signal, pending: [...pending], afterMs: Date.now() - started },
         `shutdown not done within ${deadlineMs / 1000} s (still stopping: ${[...pending].join(", ") || "closing"}); forcing exit`,
       );
-      process.exit(1);
+      exitWhenLogged(log, 1);
     }, deadlineMs);
     const parts = Object.entries(options.parts).map(async ([name, part]) => {
       try {
@@ -53,9 +53,28 @@ export function stopOnSignals(options: {
       .finally(() => {
         clearTimeout(deadline);
         log.info({ signal, ms: Date.now() - started }, "stopped");
-        process.exit(failed ? 1 : 0);
+        exitWhenLogged(log, failed ? 1 : 0);
       });
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+}
+
+/** How long an exit waits for the last log lines to be written. */
+const LOG_FLUSH_MS = 1_000;
+
+/**
+ * Exits once the log lines written so far are out: pino writes asynchronously, and what it still holds at
+ * `process.exit` is written in one try that a full pipe (a slow reader of the logs, a busy machine) refuses, so the
+ * lines saying how the stop went would be lost. Waits at most LOG_FLUSH_MS.
+ */
+function exitWhenLogged(log: Logger, code: number): void {
+  const exit = () => process.exit(code);
+  process.exitCode = code;
+  setTimeout(exit, LOG_FLUSH_MS).unref();
+  try {
+    log.flush(() => exit());
+  } catch {
+    exit();
+  }
 }
