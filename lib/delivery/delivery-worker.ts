@@ -72,6 +72,11 @@ interface HeldNumber {
   pace: NumberPace;
   /** Until when this worker's lease on the number holds (as stored by its last claim): no part leaves after it. */
   leaseUntil: number;
+  /**
+   * Which unbroken holding of the number this is. A new one begins when the worker claims the number after its
+   * lease lapsed: another worker may have held the number meanwhile and sent what this one had reserved before.
+   */
+  holding: number;
 }
 
 interface QueuedMessage {
@@ -104,6 +109,8 @@ interface Allocation {
   message: QueuedMessage;
   part: OutboundPart;
   at: number;
+  /** The holding of the number the part was reserved under: it leaves only while that holding lasts. */
+  holding: number;
 }
 
 /**
@@ -142,6 +149,8 @@ export class DeliveryWorker {
   /** A running average of how long a round takes from its start until its parts may leave (loading, reserving). */
   private preparationMs = 0;
   private held = new Map<string, HeldNumber>();
+  /** The last holding begun (see HeldNumber.holding). */
+  private holdings = 0;
   /** When each held number's last part really left (intervalClock): the next waits a full interval after it. */
   private lastLeft = new Map<string, number>();
   private lastClaim = 0;
@@ -250,8 +259,9 @@ export class DeliveryWorker {
     const previous = this.held;
     this.held = new Map(
       mine.map((n) => {
+        const before = previous.get(n.number);
         const stored = time(n.nextSendAt);
-        const remembered = previous.get(n.number)?.pace.nextSendAt ?? null;
+        const remembered = before?.pace.nextSendAt ?? null;
         const nextSendAt = stored === null ? remembered : remembered === null ? stored : Math.max(stored, remembered);
         return [
           n.number,
@@ -260,6 +270,8 @@ export class DeliveryWorker {
             accountId: n.accountId,
             pace: { nextSendAt, ratePerSecond: Number(n.ratePerSecond) },
             leaseUntil: time(n.leaseUntil) ?? 0,
+            // While the lease had time to run (with the fence's margin) no other worker could take the number.
+            holding: before && before.leaseUntil - LEASE_MARGIN_MS > now ? before.holding : (this.holdings += 1),
           },
         ];
       }),
@@ -407,7 +419,7 @@ export class DeliveryWorker {
       held.pace = afterSend(at, held.pace);
       account.pace = afterAccountSend(at, account.pace, bulkLane);
       touchedAccounts.add(account.id);
-      allocations.push({ message: candidate, part: this.partOf(candidate), at });
+      allocations.push({ message: candidate, part: this.partOf(candidate), at, holding: held.holding });
     }
     if (allocations.length === 0) return;
 
@@ -452,7 +464,12 @@ export class DeliveryWorker {
         const fenceSpan = Math.min(interval, this.leaseMs - 3 * LEASE_MARGIN_MS);
         const fenced = () => {
           const held = this.held.get(from);
-          if (!held || this.clock() + fenceSpan + LEASE_MARGIN_MS > held.leaseUntil) throw new LeaseLost(from);
+          if (
+            !held ||
+            held.holding !== allocation.holding ||
+            this.clock() + fenceSpan + LEASE_MARGIN_MS > held.leaseUntil
+          )
+            throw new LeaseLost(from);
         };
         await waitForPace();
         let leftAt = this.clock();

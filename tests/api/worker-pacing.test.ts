@@ -138,3 +138,72 @@ describe("the delivery worker's pacing (injected clock, real database)", () => {
     expect(sent.map((s) => s.part.messageId)).toEqual([toNy, toLa]);
   });
 });
+
+describe("the delivery worker's fence (injected clock, real database)", () => {
+  it("sends nothing it reserved before its lease lapsed, even once it holds the number again", async () => {
+    const a = await account(1);
+    const from = a.numbers[0]!;
+    const [first, second] = await send(a.accountId, from, ["14155550123", "12125551234"], "fenced", false);
+    // The carrier keeps the first part waiting before it asks to leave, as a full SMPP window does.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const refused: string[] = [];
+    const simulator = createSimulatorCarrier({ receiptDelayMs: 3_600_000 });
+    const carrier: Carrier = {
+      ...simulator,
+      name: simulator.name,
+      submit: async (part, departure) => {
+        if (part.messageId === first) await gate;
+        return simulator.submit(part, {
+          leave: () => {
+            try {
+              return departure?.leave();
+            } catch (error) {
+              refused.push(part.messageId);
+              throw error;
+            }
+          },
+          left: () => {
+            sent.push({ part, at: now });
+            departure?.left();
+          },
+        });
+      },
+    };
+    const fenced = new DeliveryWorker({
+      carrier,
+      clock: () => now,
+      pollMs: 0,
+      leaseMs: 5_000,
+      workerId: `fenced-${Math.random()}`,
+    });
+    const firstTick = fenced.tick();
+    await expect.poll(() => db().sdr.count({ where: { messageId: first, status: "sending" } })).toBe(1);
+
+    // Its lease lapses while the part waits; another worker takes the number, sends that part and gives the
+    // number back with the second message still queued.
+    now += 7_000;
+    await db().message.update({ where: { id: first }, data: { status: "sent", partsSubmitted: 1 } });
+    await db().phoneNumber.update({
+      where: { number: from },
+      data: { leaseOwner: null, leaseUntil: null, nextSendAt: new Date(now - 500) },
+    });
+    // The waiting worker claims the number again, with a fresh lease, before its carrier asks to let the part go.
+    now += 1_000;
+    const secondTick = fenced.tick();
+    await expect
+      .poll(async () => (await db().phoneNumber.findUnique({ where: { number: from } }))?.leaseUntil?.getTime())
+      .toBe(now + 5_000);
+    open();
+    await Promise.all([firstTick, secondTick]);
+    expect(refused).toEqual([first]);
+    expect(sent.map((s) => s.part.messageId)).toEqual([]);
+
+    // What it reserves under the new lease goes.
+    now += 1_000;
+    await fenced.tick();
+    await fenced.stop();
+    expect(sent.map((s) => s.part.messageId)).toEqual([second]);
+    expect((await db().message.findUnique({ where: { id: first } }))?.status).toBe("sent");
+  });
+});
