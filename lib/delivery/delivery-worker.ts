@@ -111,6 +111,8 @@ interface Allocation {
   at: number;
   /** The holding of the number the part was reserved under: it leaves only while that holding lasts. */
   holding: number;
+  /** The number's next slot before and after this part took its slot (see giveBackSlot). */
+  slot: { before: number | null; after: number | null };
 }
 
 /**
@@ -394,6 +396,10 @@ export class DeliveryWorker {
     if (ready.length === 0) return;
     const queues = await this.loadQueues(ready.map((n) => n.number));
     const accounts = await this.loadAccounts([...new Set(ready.map((n) => n.accountId))]);
+    // Ad hoc before bulk across an account's numbers too: its slots go first to the numbers whose next message is
+    // ad hoc (the sort keeps the order of their slots otherwise).
+    const bulkNext = (n: HeldNumber) => (queues.get(n.number)?.[0]?.bulk ? 1 : 0);
+    ready.sort((a, b) => bulkNext(a) - bulkNext(b));
 
     // Bulk candidates need their destination's zone; look them up before deciding (cached after the first).
     const zones = new Map<string, string | null>();
@@ -416,14 +422,27 @@ export class DeliveryWorker {
       const at = Math.max(numberSlot(now, held.pace), accountSlot(now, account.pace, candidate.bulk));
       if (at > horizon) continue;
       const bulkLane = candidate.bulk;
+      const before = held.pace.nextSendAt;
       held.pace = afterSend(at, held.pace);
       account.pace = afterAccountSend(at, account.pace, bulkLane);
       touchedAccounts.add(account.id);
-      allocations.push({ message: candidate, part: this.partOf(candidate), at, holding: held.holding });
+      allocations.push({
+        message: candidate,
+        part: this.partOf(candidate),
+        at,
+        holding: held.holding,
+        slot: { before, after: held.pace.nextSendAt },
+      });
     }
     if (allocations.length === 0) return;
 
-    const reserved = await this.reserve(allocations, accounts, touchedAccounts, now);
+    let reserved: Allocation[] = [];
+    try {
+      reserved = await this.reserve(allocations, accounts, touchedAccounts, now);
+    } finally {
+      const kept = new Set(reserved);
+      for (const allocation of allocations) if (!kept.has(allocation)) this.giveBackSlot(allocation);
+    }
     this.preparationMs = 0.8 * this.preparationMs + 0.2 * (this.clock() - now);
     if (reserved.length === 0) return;
     const numbers = reserved.map((a) => a.message.from);
@@ -493,6 +512,7 @@ export class DeliveryWorker {
           result = await this.carrier.submit(allocation.part, departure);
         } catch (error) {
           if (error instanceof LeaseLost) {
+            this.giveBackSlot(allocation);
             this.log.warn(
               { number: from, messageId: allocation.message.messageId, segment: allocation.part.segmentNumber },
               "part not sent: the number's lease runs out; the next holder of the number sends it",
@@ -588,6 +608,17 @@ export class DeliveryWorker {
       ),
     );
     return submittable;
+  }
+
+  /**
+   * A part that did not leave (not reserved, or fenced before its write) gives its number's slot back, so that the
+   * number's next part does not wait an interval for nothing (100 s at 0.01/s). Only while the number is held in the
+   * same holding and no slot was taken after this one: otherwise the pace as claimed (maybe another worker's) stands.
+   */
+  private giveBackSlot(allocation: Allocation): void {
+    const held = this.held.get(allocation.message.from);
+    if (!held || held.holding !== allocation.holding || held.pace.nextSendAt !== allocation.slot.after) return;
+    held.pace = { ...held.pace, nextSendAt: allocation.slot.before };
   }
 
   private retryDelay(attempts: number): number {

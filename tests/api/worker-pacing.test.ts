@@ -111,13 +111,15 @@ describe("the delivery worker's pacing (injected clock, real database)", () => {
     const bulkIds: string[] = [];
     for (const from of a.numbers)
       bulkIds.push(...(await send(a.accountId, from, ["14155550123", "12125551234"], "bulk", true)));
-    const adhoc = await send(a.accountId, a.numbers[0]!, ["13125550111"], "ad hoc", false);
+    // From the number provisioned last: the account's first slot goes to it all the same, before any bulk part.
+    const adhocFrom = a.numbers.at(-1)!;
+    const adhoc = await send(a.accountId, adhocFrom, ["13125550111"], "ad hoc", false);
     await run(10);
     // The ad hoc message leaves at the first instant, and before every bulk message of its number (the order of
     // parts that leave at the same instant from different numbers is the carrier's).
     const adhocSent = sent.find((s) => s.part.messageId === adhoc[0])!;
     expect(adhocSent.at).toBe(NY_10AM);
-    const ownBulk = sent.filter((s) => bulkIds.includes(s.part.messageId) && s.part.from === a.numbers[0]);
+    const ownBulk = sent.filter((s) => bulkIds.includes(s.part.messageId) && s.part.from === adhocFrom);
     expect(ownBulk.length).toBeGreaterThan(0);
     for (const b of ownBulk) expect(b.at).toBeGreaterThan(adhocSent.at);
     const bulkSent = sent.filter((s) => bulkIds.includes(s.part.messageId));
@@ -139,50 +141,60 @@ describe("the delivery worker's pacing (injected clock, real database)", () => {
   });
 });
 
+/**
+ * A worker whose carrier keeps one message's first part waiting (until `open`) before it asks to leave, as a full
+ * SMPP window does; `refused` lists the parts the worker would not let leave.
+ */
+function gatedWorker(gatedMessageId: string) {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const refused: string[] = [];
+  const simulator = createSimulatorCarrier({ receiptDelayMs: 3_600_000 });
+  const carrier: Carrier = {
+    ...simulator,
+    name: simulator.name,
+    submit: async (part, departure) => {
+      if (part.messageId === gatedMessageId) await gate;
+      return simulator.submit(part, {
+        leave: () => {
+          try {
+            return departure?.leave();
+          } catch (error) {
+            refused.push(part.messageId);
+            throw error;
+          }
+        },
+        left: () => {
+          sent.push({ part, at: now });
+          departure?.left();
+        },
+      });
+    },
+  };
+  const gated = new DeliveryWorker({
+    carrier,
+    clock: () => now,
+    pollMs: 0,
+    leaseMs: 30_000,
+    workerId: `gated-${Math.random()}`,
+  });
+  return { worker: gated, open, refused };
+}
+
+const reservations = (messageId: string) => db().sdr.count({ where: { messageId, status: "sending" } });
+
 describe("the delivery worker's fence (injected clock, real database)", () => {
   it("sends nothing it reserved before its lease lapsed, even once it holds the number again", async () => {
     const a = await account(1);
     const from = a.numbers[0]!;
     const [first, second] = await send(a.accountId, from, ["14155550123", "12125551234"], "fenced", false);
-    // The carrier keeps the first part waiting before it asks to leave, as a full SMPP window does.
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const refused: string[] = [];
-    const simulator = createSimulatorCarrier({ receiptDelayMs: 3_600_000 });
-    const carrier: Carrier = {
-      ...simulator,
-      name: simulator.name,
-      submit: async (part, departure) => {
-        if (part.messageId === first) await gate;
-        return simulator.submit(part, {
-          leave: () => {
-            try {
-              return departure?.leave();
-            } catch (error) {
-              refused.push(part.messageId);
-              throw error;
-            }
-          },
-          left: () => {
-            sent.push({ part, at: now });
-            departure?.left();
-          },
-        });
-      },
-    };
-    const fenced = new DeliveryWorker({
-      carrier,
-      clock: () => now,
-      pollMs: 0,
-      leaseMs: 5_000,
-      workerId: `fenced-${Math.random()}`,
-    });
+    const { worker: fenced, open, refused } = gatedWorker(first!);
     const firstTick = fenced.tick();
-    await expect.poll(() => db().sdr.count({ where: { messageId: first, status: "sending" } })).toBe(1);
+    await expect.poll(() => reservations(first!)).toBe(1);
 
     // Its lease lapses while the part waits; another worker takes the number, sends that part and gives the
     // number back with the second message still queued.
-    now += 7_000;
+    now += 31_000;
     await db().message.update({ where: { id: first }, data: { status: "sent", partsSubmitted: 1 } });
     await db().phoneNumber.update({
       where: { number: from },
@@ -193,7 +205,7 @@ describe("the delivery worker's fence (injected clock, real database)", () => {
     const secondTick = fenced.tick();
     await expect
       .poll(async () => (await db().phoneNumber.findUnique({ where: { number: from } }))?.leaseUntil?.getTime())
-      .toBe(now + 5_000);
+      .toBe(now + 30_000);
     open();
     await Promise.all([firstTick, secondTick]);
     expect(refused).toEqual([first]);
@@ -205,5 +217,28 @@ describe("the delivery worker's fence (injected clock, real database)", () => {
     await fenced.stop();
     expect(sent.map((s) => s.part.messageId)).toEqual([second]);
     expect((await db().message.findUnique({ where: { id: first } }))?.status).toBe("sent");
+  });
+
+  it("a part held back because its lease ran short keeps its number's slot: a slow number tries again at once", async () => {
+    const a = await account(1);
+    const from = a.numbers[0]!;
+    // One message every 100 s: a part may leave only while the lease (30 s) covers most of that.
+    await db().phoneNumber.update({ where: { number: from }, data: { ratePerSecond: 0.01 } });
+    const [only] = await send(a.accountId, from, ["14155550123"], "slow", false);
+    const { worker: slow, open, refused } = gatedWorker(only!);
+    const firstTick = slow.tick();
+    await expect.poll(() => reservations(only!)).toBe(1);
+    // The carrier lets it go 3 s later: the lease has 27 s left, too little for a part of a number this slow.
+    now += 3_000;
+    open();
+    await firstTick;
+    expect(refused).toEqual([only]);
+    expect(sent).toEqual([]);
+
+    // The next round renews the lease and sends it, not 100 s later.
+    now += 50;
+    await slow.tick();
+    await slow.stop();
+    expect(sent.map((s) => [s.part.messageId, s.at - NY_10AM])).toEqual([[only, 3_050]]);
   });
 });
