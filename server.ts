@@ -179,17 +179,11 @@ async function main(): Promise<void> {
   // The live conversation view: the change feed, socket authentication, catch-up and multi-server fan-out.
   const realtime = await startRealtime(io);
 
-  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.PORT;
-  announceListening(port);
-  log.info({ port, database: config.DATABASE_URL.split(":")[0], fastPath }, "parley listening");
-  const worker = workerStarting ? await workerStarting : null;
-  serveWorkerSeries(worker?.metrics ?? null);
   // SIGTERM (a restart, a rolling deploy): everything stops at once and the process exits within 10 s. Browsers'
   // sockets are closed at the transport (not disconnected by the server, which would tell them not to come back), so
   // they reconnect, through the load balancer, to another server; requests in flight are answered and their
-  // connections closed; the worker gives its numbers back for another worker to take at once.
+  // connections closed; the worker gives its numbers back for another worker to take at once. Installed before the
+  // server listens: its health check answers, and a process manager may signal it, while the worker still starts.
   stopOnSignals({
     log,
     parts: {
@@ -199,11 +193,19 @@ async function main(): Promise<void> {
         // After the last request: one still in flight may announce a change through the realtime clients.
         await realtime.stop();
       },
-      worker: async () => worker?.stop(),
+      // A worker still starting is stopped once it has started.
+      worker: async () => (await workerStarting?.catch(() => null))?.stop(),
       bodyIndexer: async () => bodyIndexer?.stop(),
     },
     last: disconnectDb,
   });
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  announceListening(port);
+  log.info({ port, database: config.DATABASE_URL.split(":")[0], fastPath }, "parley listening");
+  const worker = workerStarting ? await workerStarting : null;
+  serveWorkerSeries(worker?.metrics ?? null);
   // Ready only once a signal would stop it cleanly: a process manager may signal it the moment it says so.
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);
   if (demo) printDemo(demo);
