@@ -20,13 +20,11 @@ async function main(): Promise<void> {
   // Started by a server without Redis or PostgreSQL fan-out: it is told of the SDRs written here over IPC (with
   // fan-out, the emitter tells every server).
   if (process.send && fanOutKind() === null) {
-    // The delivery rounds, receipts and webhook outcomes announce their SDRs once committed (lib/db/steps.ts); the
-    // rarer writers (inbound messages, expiry) announce them inside their transaction, before it commits. The first
-    // wake-up comes 10 ms later; for a commit that takes longer two later ones follow (each at most once per burst),
-    // and the server's poll remains the last resort.
-    const wake = () => process.send?.({ type: "changes" } satisfies WorkerMessage);
-    const wakes = [10, 250, 1000].map((delayMs) => throttleAnnouncements(wake, delayMs));
-    installAnnouncer({ announce: () => wakes.forEach((wake) => wake()), close: async () => {} });
+    // Every writer of SDRs here announces them once they are committed (the delivery rounds and receipts through
+    // lib/db/steps.ts, inbound messages and expiry after their transaction), so one wake-up, at most one per 10 ms
+    // burst, is enough; the server's poll remains the last resort.
+    const wake = throttleAnnouncements(() => process.send?.({ type: "changes" } satisfies WorkerMessage));
+    installAnnouncer({ announce: wake, close: async () => {} });
   }
   await prepareDatabase();
   const worker = await startConfiguredWorker();

@@ -2,6 +2,7 @@ import { db } from "../db/client";
 import { sdr } from "./sdr-writer";
 import { settleMessage } from "./record-receipt";
 import { enqueueDeliveryStatusEvents } from "../webhooks/enqueue-events";
+import { announceChanges } from "../realtime/announce-changes";
 
 /** Parts still waiting for a receipt past their message's validity become `expired` (the decision: 48 h default). */
 export async function expireOverdueParts(now: number): Promise<number> {
@@ -14,6 +15,7 @@ export async function expireOverdueParts(now: number): Promise<number> {
     },
     take: 500,
   });
+  let expired = 0;
   for (const part of overdue) {
     await db().$transaction(async (tx) => {
       const claimed = await tx.messagePart.updateMany({
@@ -21,6 +23,7 @@ export async function expireOverdueParts(now: number): Promise<number> {
         data: { status: "expired", receiptAt: new Date(now) },
       });
       if (claimed.count === 0) return;
+      expired += 1;
       const { message } = part;
       await tx.sdr.create({
         data: sdr(message.id, message.accountId, "expired", now, {
@@ -41,5 +44,7 @@ export async function expireOverdueParts(now: number): Promise<number> {
       await settleMessage(tx, message.id, message.numSegments, message.partsSubmitted);
     });
   }
+  // The live view: its `expired` records, once committed.
+  if (expired > 0) announceChanges();
   return overdue.length;
 }
