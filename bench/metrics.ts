@@ -3,7 +3,8 @@
 //   npm run bench:metrics -- [--db sqlite|postgresql] [--queued 1000,100000] [--numbers 1000] [--runs 20]
 // Each size is a fresh database with `--queued` waiting messages spread over `--numbers` numbers (and as many
 // pending webhook events; on PostgreSQL vacuumed and analysed, as autovacuum would); each figure is the median and
-// the worst of `--runs` scrapes.
+// the worst of `--runs` scrapes. `loopMs` is how much of the read kept this process's event loop busy (its event-loop
+// utilisation's active time): what a server's requests wait for while it is scraped.
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { reloadEnv } from "../lib/env";
@@ -75,11 +76,14 @@ for (const queued of values.queued.split(",").map(Number)) {
   // What autovacuum does to a table soon after a bulk insert: statistics, and the visibility map index-only scans use.
   if (values.db === "postgresql") await db().$executeRawUnsafe(`VACUUM ANALYZE "Message", "WebhookEvent"`);
   const read: number[] = [];
+  const loop: number[] = [];
   const render: number[] = [];
   let bytes = 0;
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
+    const before = performance.eventLoopUtilization();
     await readDatabaseGauges();
+    loop.push(performance.eventLoopUtilization(before).active);
     const t1 = performance.now();
     const text = await metrics().serverRegistry.metrics();
     read.push(t1 - t0);
@@ -95,6 +99,7 @@ for (const queued of values.queued.split(",").map(Number)) {
       queued,
       numbers: Math.min(numbers, queued),
       readMs: { median: ms(median(read)), worst: ms(worst(read)) },
+      loopMs: { median: ms(median(loop)), worst: ms(worst(loop)) },
       renderMs: { median: ms(median(render)), worst: ms(worst(render)) },
       bytes,
     }),

@@ -1,4 +1,5 @@
-import { db } from "../db/client";
+import { db, dbProvider } from "../db/client";
+import { readListing } from "../db/listing-reader";
 import { env } from "../env";
 import { liveWorkers } from "../delivery/worker-heartbeat";
 import { metrics } from "./define-metrics";
@@ -27,11 +28,15 @@ const secondsSince = (at: Date | string | null | undefined, now: number) =>
  *   status). About 40 ms with 100,000 messages waiting on 1,000 numbers, on either database.
  * - the webhook backlog: its count and its earliest due attempt, from the index on status and next attempt alone;
  * - the workers' carrier links: at most 50 heartbeat rows.
+ * On SQLite the first two run on a listing reader thread (lib/db/listing-reader.ts), since better-sqlite3 blocks the
+ * thread it runs on: a scrape does not hold up the server's requests. On PostgreSQL the database does the work.
  */
 export async function readDatabaseGauges(now = Date.now()): Promise<void> {
   const client = db();
+  const read = <R>(sql: string): Promise<R[]> =>
+    dbProvider() === "sqlite" ? (readListing(sql, []) as Promise<R[]>) : client.$queryRawUnsafe<R[]>(sql);
   const [queues, backlog, workers] = await Promise.all([
-    client.$queryRawUnsafe<QueueRow[]>(
+    read<QueueRow>(
       `WITH "top" AS (
          SELECT "fromNumber", COUNT(*) AS "depth", COUNT(*) OVER () AS "numbers",
            CAST(SUM(COUNT(*)) OVER () AS BIGINT) AS "messages"
@@ -42,7 +47,7 @@ export async function readDatabaseGauges(now = Date.now()): Promise<void> {
            AND m."direction" = 'outbound' AND m."status" IN ('queued', 'sending')) AS "oldest"
        FROM "top" ORDER BY "depth" DESC, "from"`,
     ),
-    client.$queryRawUnsafe<BacklogRow[]>(
+    read<BacklogRow>(
       `SELECT COUNT(*) AS "events", MIN("nextAttemptAt") AS "due" FROM "WebhookEvent" WHERE "status" = 'pending'`,
     ),
     liveWorkers(new Date(now)),
