@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     // Every writer of SDRs here announces them once they are committed (the delivery rounds and receipts through
     // lib/db/steps.ts, inbound messages and expiry after their transaction), so one wake-up, at most one per 10 ms
     // burst, is enough; the server's poll remains the last resort.
-    const wake = throttleAnnouncements(() => process.send?.({ type: "changes" } satisfies WorkerMessage));
+    const wake = throttleAnnouncements(() => tellServer({ type: "changes" }));
     installAnnouncer({ announce: wake, close: async () => {} });
   }
   await prepareDatabase();
@@ -60,17 +60,28 @@ async function main(): Promise<void> {
  * on SIGTERM when the server is gone (the IPC channel closes however the server ended, even by SIGKILL).
  */
 function answerServer(workerId: string): void {
-  const send = (message: WorkerMessage) => process.send?.(message);
   process.on("message", (message: { type?: string; requestId?: number }) => {
     if (message.type !== "metrics" || typeof message.requestId !== "number") return;
     const requestId = message.requestId;
     void metrics()
       .processRegistry.getMetricsAsJSON()
-      .then((series) => send({ type: "metrics", requestId, metrics: series }))
+      .then((series) => tellServer({ type: "metrics", requestId, metrics: series }))
       .catch((error: unknown) => logger().warn({ err: error }, "metrics for the server could not be collected"));
   });
   process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
-  send({ type: "ready", workerId });
+  tellServer({ type: "ready", workerId });
+}
+
+/**
+ * A message to the server that started this process, if it is still there. Once it is gone (the channel closes
+ * however it ended), the stop that follows still records its last round and announces it: sent then, a message
+ * would fail, and an unhandled failure of `process.send` ends the process before its stop is done.
+ */
+function tellServer(message: WorkerMessage): void {
+  if (!process.connected) return;
+  process.send?.(message, undefined, {}, (error: Error | null) => {
+    if (error && process.connected) logger().warn({ err: error }, "a message to the server could not be sent");
+  });
 }
 
 main().catch((error) => {
