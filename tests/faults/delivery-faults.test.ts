@@ -513,7 +513,6 @@ describe("delivery under faults (PostgreSQL, two workers, SMPP)", () => {
       await sleep((LEASE_SECONDS + 2) * 1000);
       slot.proxy.restore();
       const faultTo = Date.now();
-      await load.stop();
       // The others took its numbers once their leases ran out, not before.
       for (const lease of leases) {
         const after = smsc.arrivals.filter(
@@ -525,11 +524,20 @@ describe("delivery under faults (PostgreSQL, two workers, SMPP)", () => {
           `first part on the wire from ${lease.number} by another worker, not before the lease ran out`,
         ).toBeGreaterThanOrEqual(lease.leaseUntil!.getTime());
       }
-      // It recovers: its heartbeat is written again, and when the other worker stops it takes over everything.
+      // It recovers: its heartbeat is written again, and when the other worker stops it takes over everything. The
+      // load goes on until it has sent again: otherwise the other worker may have sent all there was by then.
       await heartbeatAfter(silenced, faultTo);
       const other = slots.b.worker!;
       other.signalWorker("SIGTERM");
       expect(await other.exited).toEqual({ code: 0, signal: null });
+      await waitUntil(
+        "the recovered worker to send again",
+        () => submitsOf(account, silencedType).some((s) => s.at > faultTo),
+        15_000,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; its log:\n${logSummary(silenced)}`);
+      });
+      await load.stop();
       const restarted = startSlot(slots.b);
       const report = await settleAndCheck("half-open connections", account, load, {
         from: faultFrom - 2_000,
