@@ -66,9 +66,9 @@ export async function runSteps<T>(
 }
 
 /**
- * Reads made of `make()`'s steps, from one snapshot. On SQLite they run in one synchronous go on the Prisma client's
- * connection (a deferred transaction: no write lock), without Prisma's client in between; on PostgreSQL each runs
- * through Prisma as a statement of its own. `make` must not write.
+ * Reads made of `make()`'s steps. On SQLite they run in one synchronous go on the Prisma client's connection, from
+ * one snapshot (a deferred transaction: no write lock), without Prisma's client in between; on PostgreSQL each runs
+ * through Prisma as a statement of its own, with its own snapshot. `make` must not write.
  */
 export async function readTransaction<T>(make: () => Steps<T>): Promise<T> {
   if (dbProvider() === "sqlite") return sqliteTransaction("BEGIN", make, []);

@@ -29,10 +29,10 @@ import {
   MESSAGE_PART_COLUMNS,
   placeholder,
   placeholderList,
-  type ColumnKind,
   type SdrRow,
 } from "../db/insert-rows";
 import { recordReceipts } from "./record-receipt";
+import { updateMessages, type MessageChange } from "./update-messages";
 import { expireOverdueParts } from "./expire-messages";
 import { receiveMessage } from "../messaging/receive-message";
 import { enqueueDeliveryStatusEventSteps } from "../webhooks/enqueue-events";
@@ -766,7 +766,7 @@ export class DeliveryWorker {
         .map((n) => `WHEN ${bind("text", n)} THEN ${bind("date", new Date(this.held.get(n)!.pace.nextSendAt!))}`);
       const nextSendAt = cases.length > 0 ? `CASE "number" ${cases.join(" ")} ELSE "nextSendAt" END` : `"nextSendAt"`;
       const owner = bind("text", this.id);
-      const list = chunk.map((n) => bind("text", n)).join(", ");
+      const list = placeholderList(values, chunk);
       yield* execute(
         `UPDATE "PhoneNumber" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "nextSendAt" = ${nextSendAt}
          WHERE "leaseOwner" = ${owner} AND "number" IN (${list})`,
@@ -862,38 +862,6 @@ function* claimForSending(ids: string[], now: number): Steps<string[]> {
     for (const row of rows) claimed.push(row.id);
   }
   return claimed;
-}
-
-/** What a recorded answer changes in its message. */
-interface MessageChange {
-  partsSubmitted?: number;
-  attempts?: number;
-  nextAttemptAt?: Date | null;
-  status?: string;
-  expiresAt?: Date;
-}
-
-const CHANGE_KINDS: Record<keyof MessageChange, ColumnKind> = {
-  partsSubmitted: "int",
-  attempts: "int",
-  nextAttemptAt: "date",
-  status: "text",
-  expiresAt: "date",
-};
-
-/** One change to many messages (and their updatedAt). */
-function* updateMessages(data: MessageChange, ids: string[], now: Date): Steps<void> {
-  for (const chunk of chunks(ids)) {
-    const values: unknown[] = [];
-    const set = (Object.keys(data) as (keyof MessageChange)[]).map((column) => {
-      values.push(boundValue(CHANGE_KINDS[column], data[column]));
-      return `"${column}" = ${placeholder(values.length, CHANGE_KINDS[column])}`;
-    });
-    values.push(boundValue("date", now));
-    set.push(`"updatedAt" = ${placeholder(values.length, "date")}`);
-    const list = placeholderList(values, chunk);
-    yield* execute(`UPDATE "Message" SET ${set.join(", ")} WHERE "id" IN (${list})`, values);
-  }
 }
 
 /** Null-safe equality of a column and a parameter (SQLite's IS, PostgreSQL's IS NOT DISTINCT FROM). */

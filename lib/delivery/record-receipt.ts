@@ -1,9 +1,10 @@
 import { db, dbProvider } from "../db/client";
 import type { DeliveryReceipt, ReceiptStatus } from "../carriers/carrier";
 import { boundValue, chunks, insertSdrsSteps, placeholder, placeholderList, type SdrRow } from "../db/insert-rows";
-import { execute, query, runSteps, writeTransaction, type Steps } from "../db/steps";
+import { query, runSteps, writeTransaction, type Steps } from "../db/steps";
 import { sdr } from "./sdr-writer";
 import { finalStatus } from "./final-status";
+import { updateMessages } from "./update-messages";
 import { enqueueDeliveryStatusEventSteps } from "../webhooks/enqueue-events";
 import { metrics } from "../metrics/define-metrics";
 
@@ -176,16 +177,7 @@ export function* settleMessageSteps(
     byFinal.set(status, [...(byFinal.get(status) ?? []), id]);
   }
   const now = new Date();
-  for (const [status, ids] of byFinal) {
-    for (const chunk of chunks(ids)) {
-      const values: unknown[] = [boundValue("text", status), boundValue("date", now)];
-      yield* execute(
-        `UPDATE "Message" SET "status" = ${placeholder(1, "text")}, "updatedAt" = ${placeholder(2, "date")}
-         WHERE "id" IN (${placeholderList(values, chunk)})`,
-        values,
-      );
-    }
-  }
+  for (const [status, ids] of byFinal) yield* updateMessages({ status }, ids, now);
 }
 
 /** The one-message form, for callers settling a single message in their own Prisma transaction. */
