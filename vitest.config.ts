@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
 
 // Unit tests run once; API tests run against the real server on SQLite and again on PostgreSQL; the fault suite
-// (tests/faults/) runs on a PostgreSQL cluster of its own.
+// (tests/faults/) runs on a PostgreSQL cluster of its own. The security suite's HTTP tests (tests/security/*.test.ts)
+// run with the API tests, on both databases; its browser tests (*.spec.ts) with Playwright.
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
@@ -16,11 +17,19 @@ export default defineConfig({
       { extends: true, test: { name: "faults", include: ["tests/faults/**/*.test.ts"] } },
       {
         extends: true,
-        test: { name: "api-sqlite", include: ["tests/api/**/*.test.ts"], env: { PARLEY_TEST_DB: "sqlite" } },
+        test: {
+          name: "api-sqlite",
+          include: ["tests/api/**/*.test.ts", "tests/security/**/*.test.ts"],
+          env: { PARLEY_TEST_DB: "sqlite" },
+        },
       },
       {
         extends: true,
-        test: { name: "api-postgresql", include: ["tests/api/**/*.test.ts"], env: { PARLEY_TEST_DB: "postgresql" } },
+        test: {
+          name: "api-postgresql",
+          include: ["tests/api/**/*.test.ts", "tests/security/**/*.test.ts"],
+          env: { PARLEY_TEST_DB: "postgresql" },
+        },
       },
     ],
   },
