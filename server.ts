@@ -22,6 +22,7 @@ import {
   writeEnvelope,
 } from "./lib/http/envelope-answers";
 import { CLIENT_IP_HEADER } from "./lib/auth/client-ip";
+import { crossSiteRefusal, handshakeRefusal, recordCrossSiteRefusal } from "./lib/http/refuse-cross-site";
 import { startWorkerChild, type WorkerChild } from "./lib/boot/worker-child";
 import { startRealtime } from "./lib/realtime/start-realtime";
 import { announceChanges } from "./lib/realtime/announce-changes";
@@ -133,6 +134,17 @@ async function main(): Promise<void> {
           .trim()
       : "";
     req.headers[CLIENT_IP_HEADER] = forwarded || req.socket.remoteAddress || "";
+    // The portal and its admin API are authenticated by a cookie the browser adds to any request: a state-changing
+    // one sent by a page on another origin is refused here, before any route sees it (/v3 takes API keys only).
+    const crossSite = pathname === "/v3" || pathname.startsWith("/v3/") ? null : crossSiteRefusal(req);
+    if (crossSite) {
+      const refusal = { reason: crossSite, what: `${method} ${pathname}`, ip: req.headers[CLIENT_IP_HEADER] as string };
+      await recordCrossSiteRefusal(req, refusal).catch((error: unknown) =>
+        log.error({ err: error, reqId: requestId }, "cross-site refusal not audited"),
+      );
+      writeEnvelope(res, new ApiError("CrossSiteRequest", { detail: crossSite }), method, requestId);
+      return;
+    }
     if (isApiPath(pathname)) {
       // Next's own request headers (router state, server actions, RSC) and conditional or range headers mean
       // nothing to an API route; sent by a client they turn its answer into a redirect, a page payload or a 304.
@@ -174,7 +186,19 @@ async function main(): Promise<void> {
     endSocketWithEnvelope(socket, new ApiError("InvalidRequest", { detail }), req.method ?? "GET", randomRequestId());
   });
   server.keepAliveTimeout = 65_000;
-  const io = new SocketServer(server, { path: "/socket.io", serveClient: false });
+  const io = new SocketServer(server, {
+    path: "/socket.io",
+    serveClient: false,
+    // A handshake from a page on another origin would carry the portal's cookie (WebSockets have no CORS).
+    allowRequest: (req, callback) => {
+      const refusal = handshakeRefusal(req);
+      if (!refusal) return callback(null, true);
+      const ip = req.socket.remoteAddress ?? "";
+      recordCrossSiteRefusal(req, { reason: refusal, what: "socket.io handshake", ip })
+        .catch((error: unknown) => log.error({ err: error }, "cross-site refusal not audited"))
+        .finally(() => callback("cross-site handshake refused", false));
+    },
+  });
   (globalThis as unknown as { __parleyIo?: SocketServer }).__parleyIo = io;
   // The live conversation view: the change feed, socket authentication, catch-up and multi-server fan-out.
   const realtime = await startRealtime(io);

@@ -14,6 +14,8 @@ const actionLabels: Record<string, string> = {
   "webhook.updated": "Webhook changed",
   "webhook.removed": "Webhook removed",
   "webhook.secret_rotated": "Webhook secret rotated",
+  "webhook.secret_revealed": "Webhook secret revealed",
+  "request.cross_site_refused": "Cross-site request refused",
   "settings.updated": "Settings changed",
 };
 
@@ -31,7 +33,7 @@ export function actorText(actor: string): string {
 }
 
 export function actionTone(action: string): "red" | "amber" | "green" | "gray" | "blue" {
-  if (action === "signin.failed" || action === "signin.locked") return "red";
+  if (action === "signin.failed" || action === "signin.locked" || action === "request.cross_site_refused") return "red";
   if (action.endsWith(".revoked") || action.endsWith(".removed") || action.endsWith(".released")) return "amber";
   if (action === "signin.succeeded") return "green";
   if (action.endsWith(".created") || action.endsWith(".provisioned")) return "blue";

@@ -17,6 +17,13 @@ export const errorCodes = {
   MessageNotFound: { statusCode: 404, statusMessage: "Message not found" },
   // Admin API only (/api/admin/*): the seed has no code for these.
   NotFound: { statusCode: 404, statusMessage: "Resource not found" },
+  // A state-changing portal request that a page on another origin made the browser send (docs/SECURITY.md).
+  CrossSiteRequest: { statusCode: 403, statusMessage: "Cross-site request refused" },
+  // A portal request whose body is not declared JSON (a cross-site form can only send form or text bodies).
+  UnsupportedMediaType: {
+    statusCode: 415,
+    statusMessage: "The request body must be JSON (Content-Type: application/json)",
+  },
   IdempotencyConflict: {
     statusCode: 409,
     statusMessage: "Idempotency-Key was already used with a different request body",

@@ -6,6 +6,7 @@ import { errorResponse, type RouteContext, type RouteHandler } from "./with-api-
 import { currentPortalUser } from "../auth/portal-session";
 import { logger, type Logger } from "../log";
 import { CLIENT_IP_HEADER } from "../auth/client-ip";
+import { SAFE_METHODS } from "../http/same-origin";
 
 /** Who acts through the admin API: a portal user, or the account's own API key (for automation). */
 export type AdminActor =
@@ -47,6 +48,21 @@ async function adminActor(
 }
 
 /**
+ * A portal request that changes state must declare a JSON body: an HTML form on another site can only send
+ * form-encoded, multipart or text/plain bodies without a CORS preflight, so this refuses what the origin check
+ * (server.ts) might ever let through. API-key callers keep the v3 leniency (curl's -d sends form-urlencoded).
+ */
+function requireJsonBody(req: Request): void {
+  if (SAFE_METHODS.has(req.method)) return;
+  const length = req.headers.get("content-length");
+  const hasBody = req.headers.has("transfer-encoding") || (length !== null && length.trim() !== "0");
+  if (!hasBody) return;
+  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/json") return;
+  throw new ApiError("UnsupportedMediaType", { detail: `the request body was sent as ${type || "no Content-Type"}` });
+}
+
+/**
  * An admin API route under /api/admin/accounts/{accountId}/…: the portal's settings pages and operators' scripts.
  * Credentials are a portal session of an admin of the account, or an API key of the account; another account's
  * id is 403. Answers use the v3 envelope and error codes, so clients parse one shape. `agents: true` lets the
@@ -58,6 +74,7 @@ export function withAdmin(handler: AdminHandler, options: { agents?: boolean } =
     const log = logger().child({ reqId: requestId });
     try {
       const { accountId, actor, ip } = await adminActor(req, options.agents ?? false);
+      if (actor.kind === "user") requireJsonBody(req);
       const params = (await routeCtx?.params) ?? {};
       if (params.accountId !== undefined && params.accountId !== accountId) throw new ApiError("Forbidden");
       const result = await handler({ req, accountId, actor, ip, requestId, log, params });

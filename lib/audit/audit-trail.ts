@@ -18,9 +18,12 @@ export type AuditAction =
   | "webhook.updated"
   | "webhook.removed"
   | "webhook.secret_rotated"
+  | "webhook.secret_revealed"
   | "settings.updated"
   // A text an admin sent as a phone from the phone simulator (CARRIER=simulator only).
-  | "simulator.inbound";
+  | "simulator.inbound"
+  // A state-changing request refused because a page on another origin sent it (lib/http/refuse-cross-site.ts).
+  | "request.cross_site_refused";
 
 export interface AuditEntry {
   accountId: string | null;

@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
@@ -7,48 +5,12 @@ import { portalCookie } from "../helpers/portal-session";
 import { createUser } from "../../lib/accounts/manage-accounts";
 import { db } from "../../lib/db/client";
 import { navItems } from "../../components/portal/nav-items";
+import { adminRoutes } from "../helpers/admin-routes";
 
 // Roles and accounts are enforced on the server for every portal page and every admin route: found by walking
 // the source tree, so a page or route added later is covered without editing this file.
 
-const root = join(import.meta.dirname, "..", "..");
-const adminRoot = join(root, "app", "api", "admin", "accounts", "[accountId]");
 const password = "correct horse battery";
-const someId = "00000000-0000-4000-8000-000000000000";
-
-interface AdminRoute {
-  path: (accountId: string) => string;
-  file: string;
-  methods: string[];
-  agents: boolean;
-}
-
-function adminRoutes(): AdminRoute[] {
-  const found: AdminRoute[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (name === "route.ts") {
-        const source = readFileSync(full, "utf8");
-        const methods = [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!);
-        const rest = relative(adminRoot, dir)
-          .split("/")
-          .filter(Boolean)
-          .map((segment) => (segment.startsWith("[") ? someId : segment))
-          .join("/");
-        found.push({
-          path: (accountId) => `/api/admin/accounts/${accountId}${rest ? `/${rest}` : ""}`,
-          file: relative(root, full),
-          methods,
-          agents: /agents:\s*true/.test(source),
-        });
-      }
-    }
-  };
-  walk(adminRoot);
-  return found;
-}
 
 let server: RunningServer;
 let account: TestAccount;
