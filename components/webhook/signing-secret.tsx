@@ -13,12 +13,21 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { keys } from "@/components/ui/query-keys";
-import type { WebhookSettings } from "@/lib/webhooks/manage-webhook";
+import type { RevealedSecret, WebhookSettings } from "@/lib/webhooks/manage-webhook";
 
 type Secret = WebhookSettings["secrets"][number];
 
+/** The secret in full is fetched only when an admin presses Reveal (audited), and forgotten again on Hide. */
 function SecretRow({ secret, label }: { secret: Secret; label: string }) {
-  const [shown, setShown] = useState(false);
+  const api = useAccountApi();
+  const [shown, setShown] = useState<string | null>(null);
+  const reveal = useMutation({
+    mutationFn: () =>
+      apiCall<{ secret: RevealedSecret }>(api(`/webhook/secrets/${encodeURIComponent(secret.id)}/reveal`), {
+        method: "POST",
+      }),
+    onSuccess: ({ secret: revealed }) => setShown(revealed.secret),
+  });
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-2 text-sm">
@@ -40,13 +49,20 @@ function SecretRow({ secret, label }: { secret: Secret; label: string }) {
           className="min-w-0 flex-1 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-xs break-all text-slate-800"
           aria-label={`${label} signing secret`}
         >
-          {shown ? secret.secret : "whsec_" + "•".repeat(24)}
+          {shown ?? `whsec_${"•".repeat(20)}${secret.hint.slice(-4)}`}
         </code>
-        <Button variant="secondary" size="sm" onClick={() => setShown((v) => !v)} aria-pressed={shown}>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => (shown ? setShown(null) : reveal.mutate())}
+          aria-pressed={shown !== null}
+          disabled={reveal.isPending}
+        >
           {shown ? "Hide" : "Reveal"}
         </Button>
-        {shown && <CopyButton text={secret.secret} />}
+        {shown && <CopyButton text={shown} />}
       </div>
+      {reveal.isError && <Notice tone="error">{failureText(reveal.error)}</Notice>}
     </div>
   );
 }

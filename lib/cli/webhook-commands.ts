@@ -3,6 +3,7 @@ import { ApiError } from "../api/api-error";
 import {
   getWebhookSettings,
   removeWebhook,
+  revealWebhookSecrets,
   rotateWebhookSecret,
   setWebhookSettings,
   type WebhookSettings,
@@ -36,7 +37,13 @@ function headerOption(value: string | undefined): { headerName: string | null; h
   return { headerName: value.slice(0, colon).trim(), headerValue: value.slice(colon + 1).trim() };
 }
 
-function describe(settings: WebhookSettings): string {
+/** The settings with each secret in full: the CLI runs on the server, as its operator. */
+async function withSecrets(settings: WebhookSettings) {
+  const secrets = await revealWebhookSecrets(settings.accountId);
+  return { ...settings, secrets };
+}
+
+function describe(settings: Awaited<ReturnType<typeof withSecrets>>): string {
   if (!settings.url)
     return `Account ${settings.accountId} has no webhook. Set one: parley webhook set --account ${settings.accountId} --url <url>`;
   const lines = [
@@ -62,7 +69,9 @@ export const webhookCommands: Command[] = [
       const url = requiredString(values, "url", "<url>");
       const header = headerOption(optionalString(values, "header"));
       return async () => {
-        const settings = await asAdmin(() => setWebhookSettings(accountId, { url, ...header }));
+        const settings = await asAdmin(async () =>
+          withSecrets(await setWebhookSettings(accountId, { url, ...header })),
+        );
         return {
           json: { webhook: settings },
           text: describe(settings),
@@ -79,7 +88,7 @@ export const webhookCommands: Command[] = [
     prepare({ values }) {
       const accountId = requiredString(values, "account", "<id>");
       return async () => {
-        const settings = await asAdmin(() => getWebhookSettings(accountId));
+        const settings = await asAdmin(async () => withSecrets(await getWebhookSettings(accountId)));
         return { json: { webhook: settings }, text: describe(settings) };
       };
     },
@@ -114,7 +123,7 @@ export const webhookCommands: Command[] = [
         throw new UsageError(`--overlap-hours must be a number of hours (0 or more), not "${overlap}"`);
       }
       return async () => {
-        const settings = await asAdmin(() => rotateWebhookSecret(accountId, { overlapHours }));
+        const settings = await asAdmin(async () => withSecrets(await rotateWebhookSecret(accountId, { overlapHours })));
         const current = settings.secrets[0]!;
         return {
           json: { webhook: settings, secret: current.secret },

@@ -30,8 +30,20 @@ export interface WebhookSettings {
   headerName: string | null;
   /** The header value is a credential of the customer's receiver: shown masked beyond its last four characters. */
   headerValueHint: string | null;
-  secrets: { id: string; secret: string; createdAt: string; expiresAt: string | null }[];
+  /**
+   * The signing secrets in use, newest first, by a hint only: the secret itself is the receiver's verification key
+   * and leaves the server only when an admin asks for it (revealWebhookSecret), never in a page's HTML or data.
+   */
+  secrets: { id: string; hint: string; createdAt: string; expiresAt: string | null }[];
   updatedAt: string | null;
+}
+
+/** A signing secret in full, for the one who asked to see it. */
+export interface RevealedSecret {
+  id: string;
+  secret: string;
+  createdAt: string;
+  expiresAt: string | null;
 }
 
 function hint(value: string | null): string | null {
@@ -48,6 +60,36 @@ export async function signingSecrets(accountId: string, now = new Date()) {
   });
 }
 
+/** "whsec_…AbCd": enough to tell two secrets apart, nothing to sign with. */
+function secretHint(secret: string): string {
+  return `whsec_…${secret.slice(-4)}`;
+}
+
+function revealed(s: { id: string; secret: string; createdAt: Date; expiresAt: Date | null }): RevealedSecret {
+  return {
+    id: s.id,
+    secret: s.secret,
+    createdAt: s.createdAt.toISOString(),
+    expiresAt: s.expiresAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * One signing secret in use, in full: what the portal's Reveal asks for (admins only, audited by the route). A
+ * secret of another account, or one no longer signing, is NotFound.
+ */
+export async function revealWebhookSecret(accountId: string, secretId: string): Promise<RevealedSecret> {
+  const secret = (await signingSecrets(accountId)).find((s) => s.id === secretId);
+  if (!secret) throw new ApiError("NotFound", { detail: `no signing secret ${secretId} in use` });
+  return revealed(secret);
+}
+
+/** Every signing secret in use, in full, newest first: for the operator's CLI on the server itself. */
+export async function revealWebhookSecrets(accountId: string): Promise<RevealedSecret[]> {
+  await requireAccount(accountId);
+  return (await signingSecrets(accountId)).map(revealed);
+}
+
 export async function getWebhookSettings(accountId: string): Promise<WebhookSettings> {
   await requireAccount(accountId);
   const endpoint = await db().webhookEndpoint.findUnique({ where: { accountId } });
@@ -57,13 +99,10 @@ export async function getWebhookSettings(accountId: string): Promise<WebhookSett
     url: endpoint?.url ?? null,
     headerName: endpoint?.headerName ?? null,
     headerValueHint: hint(endpoint?.headerValue ?? null),
-    // The secret is the receiver's verification key: admins of the account see it (as Stripe and Svix show theirs).
-    secrets: secrets.map((s) => ({
-      id: s.id,
-      secret: s.secret,
-      createdAt: s.createdAt.toISOString(),
-      expiresAt: s.expiresAt?.toISOString() ?? null,
-    })),
+    secrets: secrets.map((s) => {
+      const { secret, ...dates } = revealed(s);
+      return { ...dates, hint: secretHint(secret) };
+    }),
     updatedAt: endpoint?.updatedAt.toISOString() ?? null,
   };
 }

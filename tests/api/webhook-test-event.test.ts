@@ -62,7 +62,10 @@ describe("test event", () => {
       body: { url: receiver.url, headerName: HEADER.name, headerValue: HEADER.value },
     });
     expect(set.status, set.text).toBe(200);
-    const secret = set.json.data.webhook.secrets[0].secret as string;
+    const reveal = await call(server, "POST", path(`/webhook/secrets/${set.json.data.webhook.secrets[0].id}/reveal`), {
+      headers: asAdmin(),
+    });
+    const secret = reveal.json.data.secret.secret as string;
     receiver.respond = () => ({ status: 200, body: "thanks, got it" });
 
     const res = await sendTest();
@@ -205,6 +208,10 @@ describe("webhook changes", () => {
       orderBy: { createdAt: "asc" },
     });
     const email = `user:admin-${account.accountId}@example.com`;
+    // Revealing the secret (once, for the signed sample above) is in the trail too.
+    const reveals = trail.filter((e) => e.action === "webhook.secret_revealed");
+    expect(reveals.map((e) => [e.actor, e.target])).toEqual([[email, expect.stringMatching(/^secret /)]]);
+    trail.splice(trail.indexOf(reveals[0]!), 1);
     // The refused save (a new header name without its value) changed nothing and is not in the trail.
     expect(trail.map((e) => [e.action, e.actor])).toEqual([
       ["webhook.updated", email],

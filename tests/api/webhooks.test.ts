@@ -51,8 +51,16 @@ beforeAll(async () => {
     body: { url: receiver.url, headerName: HEADER.name, headerValue: HEADER.value },
   });
   expect(res.status).toBe(200);
-  secret = res.json.data.webhook.secrets[0].secret;
+  secret = await revealSecret(res.json.data.webhook.secrets[0].id);
 });
+
+/** The portal's Reveal: one signing secret in full, on request. */
+async function revealSecret(secretId: string): Promise<string> {
+  const path = `/api/admin/accounts/${account.accountId}/webhook/secrets/${secretId}/reveal`;
+  const res = await call(server, "POST", path, { headers: account.headers });
+  expect(res.status, res.text).toBe(200);
+  return res.json.data.secret.secret;
+}
 
 afterAll(async () => {
   await releaseFactories();
@@ -113,7 +121,37 @@ describe("settings", () => {
       headerName: "Authorization",
       headerValueHint: "••••••••-123",
     });
-    expect(res.json.data.webhook.secrets[0].secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    // The secret itself is only in a Reveal's answer, never in the settings.
+    const [current] = res.json.data.webhook.secrets;
+    expect(res.text).not.toContain(secret);
+    expect(current.secret).toBeUndefined();
+    expect(current.hint).toBe(`whsec_…${secret.slice(-4)}`);
+    expect(await revealSecret(current.id)).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const audit = await call(server, "GET", `/api/admin/accounts/${account.accountId}/audit?action=webhook.secret`, {
+      headers: account.headers,
+    });
+    expect(audit.json.data.events[0]).toMatchObject({
+      action: "webhook.secret_revealed",
+      target: `secret ${current.id}`,
+    });
+    const foreign = await call(
+      server,
+      "POST",
+      `/api/admin/accounts/${account.accountId}/webhook/secrets/${current.id}/reveal`,
+      {
+        headers: other.headers,
+      },
+    );
+    expect(foreign.status).toBe(403);
+    const unknown = await call(
+      server,
+      "POST",
+      `/api/admin/accounts/${other.accountId}/webhook/secrets/${current.id}/reveal`,
+      {
+        headers: other.headers,
+      },
+    );
+    expect(unknown.status).toBe(404);
     for (const url of ["ftp://example.com/x", "http://user:pw@example.com/x", "not a url"]) {
       const bad = await call(server, "PUT", `/api/admin/accounts/${account.accountId}/webhook`, {
         headers: account.headers,
@@ -442,12 +480,12 @@ describe("secret rotation", () => {
       headers: account.headers,
     });
     expect(rotated.status).toBe(200);
-    const secrets = rotated.json.data.webhook.secrets as { secret: string; expiresAt: string | null }[];
+    const secrets = rotated.json.data.webhook.secrets as { id: string; expiresAt: string | null }[];
     expect(secrets).toHaveLength(2);
     expect(secrets[0]!.expiresAt).toBeNull();
-    expect(secrets[1]!.secret).toBe(old);
+    expect(await revealSecret(secrets[1]!.id)).toBe(old);
     expect(Date.parse(secrets[1]!.expiresAt!) - Date.now()).toBeGreaterThan(23 * 3600_000);
-    secret = secrets[0]!.secret;
+    secret = await revealSecret(secrets[0]!.id);
     // The dispatcher reads secrets again within a few seconds.
     await new Promise((resolve) => setTimeout(resolve, 2100));
     const messageId = await send(destination());

@@ -99,6 +99,11 @@ test("webhook: settings with a masked header, the secret, a test event, deliveri
   await expect(secretPanel.getByRole("button", { name: "Copy" })).toBeVisible();
   const secret = (await secretBox.textContent())!;
   await screenshot(page, "webhook-secret-revealed");
+  // It came from the Reveal request alone: the page's server-rendered HTML (with its initial data) never holds it.
+  const html = await (await page.request.get(server.baseUrl + "/webhook")).text();
+  expect(html).toContain("Signing secret");
+  expect(html).not.toContain(secret);
+  expect(html).not.toContain(secret.slice(6, 30));
 
   // A test event: signed with that secret, the receiver's answer on the page.
   await page.getByRole("button", { name: "Send test event" }).click();
