@@ -91,6 +91,16 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
       "The number to release is not provisioned to the account: held by nobody or by another account (the two are not told apart). " +
       "In the admin API also an account, event or other record that is not there.",
   },
+  CrossSiteRequest: {
+    appliesTo: "the portal and the admin API with a portal session (never /v3 or API keys)",
+    when:
+      "A state-changing request whose Origin (or Sec-Fetch-Site, or Referer) shows that a page on another origin made the browser send it. " +
+      "`data.error_message` names the origin. The refusal is in the account's audit trail (docs/SECURITY.md).",
+  },
+  UnsupportedMediaType: {
+    appliesTo: "the admin API with a portal session (never /v3 or API keys)",
+    when: "A state-changing request with a body not declared `Content-Type: application/json`.",
+  },
   QueryTimeout: {
     appliesTo: "GET /messages",
     when: "The listing ran longer than LISTING_TIMEOUT_SECONDS (10 s by default) and was stopped. `data.error_message` says what to do: narrow the query (a time range, from, status) or page with `after` instead of a large `start`.",
