@@ -20,7 +20,9 @@ export type AuditAction =
   | "webhook.secret_rotated"
   | "settings.updated"
   // A text an admin sent as a phone from the phone simulator (CARRIER=simulator only).
-  | "simulator.inbound";
+  | "simulator.inbound"
+  // An inbound media URL that was not a safe http(s) URL, dropped from its message (detail: the scheme only).
+  | "media.dropped";
 
 export interface AuditEntry {
   accountId: string | null;
