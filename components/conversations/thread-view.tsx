@@ -54,7 +54,7 @@ function Media({ urls }: { urls: string[] }) {
         IMAGE.test(url) ? (
           <SafeImage key={i} url={url} alt="Attached image" className="max-h-48 max-w-full rounded" />
         ) : (
-          <SafeLink key={i} url={url} className="break-all underline" />
+          <SafeLink key={i} url={url} className="break-all" linkClassName="underline" />
         ),
       )}
     </div>

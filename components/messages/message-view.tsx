@@ -112,7 +112,7 @@ export function MessageView({ initial, timeZone }: { initial: MessageWithSdrs; t
               <ul className="mt-1 space-y-1 text-sm">
                 {message.media.map((url, i) => (
                   <li key={i} className="break-all">
-                    <SafeLink url={url} className="text-indigo-700 underline" />
+                    <SafeLink url={url} linkClassName="text-indigo-700 underline" />
                   </li>
                 ))}
               </ul>

@@ -36,7 +36,8 @@ function Bubble({ message }: { message: SimulatorMessage }) {
             <SafeLink
               key={i}
               url={url}
-              className={`block truncate text-xs underline ${fromPhone ? "text-indigo-100" : "text-indigo-700"}`}
+              className="block truncate text-xs"
+              linkClassName={`underline ${fromPhone ? "text-indigo-100" : "text-indigo-700"}`}
             />
           ))}
         </div>

@@ -6,8 +6,21 @@ import { safeHttpUrl } from "@/lib/messaging/check-media-url";
 // Anything else is shown as text without an href, so a javascript: or data: URL stored before the rule existed
 // stays harmless.
 
-/** A link that opens in a new tab, or the text alone when the URL is not a safe http(s) URL. */
-export function SafeLink({ url, className = "", children }: { url: string; className?: string; children?: ReactNode }) {
+/**
+ * A link that opens in a new tab, or the text alone when the URL is not a safe http(s) URL. `className` applies to
+ * both (layout), `linkClassName` to the link only (underline, colour), so that the text does not look like a link.
+ */
+export function SafeLink({
+  url,
+  className = "",
+  linkClassName = "",
+  children,
+}: {
+  url: string;
+  className?: string;
+  linkClassName?: string;
+  children?: ReactNode;
+}) {
   const href = safeHttpUrl(url);
   if (href === null) {
     return (
@@ -17,7 +30,7 @@ export function SafeLink({ url, className = "", children }: { url: string; class
     );
   }
   return (
-    <a href={href} target="_blank" rel="noopener noreferrer" className={className}>
+    <a href={href} target="_blank" rel="noopener noreferrer" className={`${className} ${linkClassName}`}>
       {children ?? url}
     </a>
   );
