@@ -90,6 +90,8 @@ export const mediaUrlSchema = z
   })
   .meta({
     format: "uri",
+    // Documents the beginning only: the rest of the rule is the parser's, which a pattern cannot say.
+    pattern: "^[Hh][Tt][Tt][Pp][Ss]?://",
     description: `An absolute http:// or https:// URL the carrier fetches the attachment from: with a host, without a user name or password, without spaces, at most ${MEDIA_URL_MAX} characters. Any other scheme (javascript:, data:, file:, ftp:, …) is refused.`,
     example: "https://example.com/label.png",
   });

@@ -129,6 +129,17 @@ test("stored javascript: and data: media are text, not links, wherever the porta
   await bubble.getByText(UNSAFE[0]!).click();
   await page.screenshot({ path: "test-results/screens/security-media-thread.png", fullPage: true });
 
+  // The composer checks with the same rule before anything is sent, and names the line.
+  await page.getByRole("button", { name: "Add media" }).click();
+  await page.getByLabel("Media URLs (one per line)").fill(`${SAFE}\ndata:text/html,<b>hi</b>`);
+  await page.getByPlaceholder(/Write a reply/).fill("Here you go");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(
+    page.getByText("Media URL 2 must be an http:// or https:// URL (the scheme data: is not allowed)"),
+  ).toBeVisible();
+  await expect(page.locator("[data-message-id]")).toHaveCount(1);
+  await page.screenshot({ path: "test-results/screens/security-media-composer.png", fullPage: true });
+
   await page.goto(`${server.baseUrl}/simulator`);
   await page.getByLabel("Phone number").fill(`+${phone}`);
   await page.getByLabel("Account number").selectOption(demo.numbers[0]!.replace(/^\+/, ""));

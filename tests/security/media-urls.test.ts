@@ -111,6 +111,22 @@ describe("POST /v3/messages", () => {
   });
 });
 
+describe("the OpenAPI document", () => {
+  it("says that media entries are http(s) URLs only and what is refused", async () => {
+    const res = await call(server, "GET", "/v3/openapi.json");
+    expect(res.status).toBe(200);
+    const media = res.json.components.schemas.SendRequest.properties.media;
+    expect(media.items).toMatchObject({
+      type: "string",
+      format: "uri",
+      maxLength: 2048,
+      pattern: "^[Hh][Tt][Tt][Pp][Ss]?://",
+    });
+    expect(media.items.description).toContain("javascript:, data:");
+    expect(media.description).toContain("'media[1]'");
+  });
+});
+
 describe("a conversation reply from the portal", () => {
   it("refuses a javascript: media URL with the field and index, and sends nothing", async () => {
     const phone = randomNumber();
