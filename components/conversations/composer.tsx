@@ -55,7 +55,10 @@ export function Composer({ conversationId, disabled }: { conversationId: string;
     const clientId = newClientId();
     const parsed = replySchema.safeParse({ body, media, clientId });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? "Check the message");
+      const issue = parsed.error.issues[0];
+      // A media problem names the line it is on: "Media URL 2 must be an http:// or https:// URL …".
+      const line = issue?.path[0] === "media" && typeof issue.path[1] === "number" ? issue.path[1] + 1 : null;
+      setError(issue ? (line ? `Media URL ${line} ${issue.message}` : issue.message) : "Check the message");
       return;
     }
     setError(null);

@@ -9,6 +9,7 @@ import { keys } from "@/components/ui/query-keys";
 import { useAccountApi } from "@/components/portal/portal-context";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { SafeImage, SafeLink } from "@/components/ui/safe-link";
 import { formatNumber, formatTime } from "@/components/ui/format-time";
 import { plainReason, type ThreadMessage } from "@/lib/realtime/change-schema";
 import { keepPending } from "./apply-change";
@@ -49,13 +50,11 @@ function Media({ urls }: { urls: string[] }) {
   if (urls.length === 0) return null;
   return (
     <div className="mt-1 flex flex-col gap-1">
-      {urls.map((url) =>
+      {urls.map((url, i) =>
         IMAGE.test(url) ? (
-          <img key={url} src={url} alt="Attached image" className="max-h-48 max-w-full rounded" />
+          <SafeImage key={i} url={url} alt="Attached image" className="max-h-48 max-w-full rounded" />
         ) : (
-          <a key={url} href={url} target="_blank" rel="noreferrer" className="break-all underline">
-            {url}
-          </a>
+          <SafeLink key={i} url={url} className="break-all" linkClassName="underline" />
         ),
       )}
     </div>

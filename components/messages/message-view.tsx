@@ -9,6 +9,7 @@ import { formatInZone, formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { keys } from "@/components/ui/query-keys";
+import { SafeLink } from "@/components/ui/safe-link";
 import { explainStatus, isFinalStatus, type Explanation } from "@/lib/messaging/explain-status";
 import type { SdrRecord } from "@/lib/messaging/get-sdrs";
 import type { MessageDetail } from "@/lib/messaging/message-detail";
@@ -109,16 +110,9 @@ export function MessageView({ initial, timeZone }: { initial: MessageWithSdrs; t
             <>
               <h3 className="mt-4 text-sm font-medium text-slate-700">Media</h3>
               <ul className="mt-1 space-y-1 text-sm">
-                {message.media.map((url) => (
-                  <li key={url} className="break-all">
-                    <a
-                      href={url}
-                      target="_blank"
-                      rel="noopener noreferrer nofollow"
-                      className="text-indigo-700 underline"
-                    >
-                      {url}
-                    </a>
+                {message.media.map((url, i) => (
+                  <li key={i} className="break-all">
+                    <SafeLink url={url} linkClassName="text-indigo-700 underline" />
                   </li>
                 ))}
               </ul>

@@ -5,6 +5,7 @@ import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import { SafeLink } from "@/components/ui/safe-link";
 import { ApiFailure, failureText } from "@/components/ui/api-client";
 import { formatNumber, formatTime } from "@/components/ui/format-time";
 import { simulatorInboundBody, type SimulatorMessage } from "@/lib/carriers/simulator/phone-simulator-schema";
@@ -31,16 +32,13 @@ function Bubble({ message }: { message: SimulatorMessage }) {
         <div className={`rounded-2xl px-3 py-2 text-sm shadow-xs ${tone}`}>
           <span className="sr-only">{fromPhone ? "Sent by the phone: " : "Received by the phone: "}</span>
           {message.body && <p className="break-words whitespace-pre-wrap">{message.body}</p>}
-          {message.media.map((url) => (
-            <a
-              key={url}
-              href={url}
-              target="_blank"
-              rel="noreferrer"
-              className={`block truncate text-xs underline ${fromPhone ? "text-indigo-100" : "text-indigo-700"}`}
-            >
-              {url}
-            </a>
+          {message.media.map((url, i) => (
+            <SafeLink
+              key={i}
+              url={url}
+              className="block truncate text-xs"
+              linkClassName={`underline ${fromPhone ? "text-indigo-100" : "text-indigo-700"}`}
+            />
           ))}
         </div>
         <p className="mt-0.5 flex flex-wrap items-center gap-1 px-1 text-[11px] text-slate-500">

@@ -17,6 +17,7 @@ const actionLabels: Record<string, string> = {
   "webhook.secret_revealed": "Webhook secret revealed",
   "request.cross_site_refused": "Cross-site request refused",
   "settings.updated": "Settings changed",
+  "media.dropped": "Unsafe media link dropped",
 };
 
 export function actionLabel(action: string): string {
@@ -27,6 +28,7 @@ export function actionLabel(action: string): string {
 export function actorText(actor: string): string {
   if (actor === "") return "(not signed in)";
   if (actor === "cli") return "Operator (CLI)";
+  if (actor === "carrier") return "Carrier (inbound message)";
   if (actor.startsWith("user:")) return actor.slice(5);
   if (actor.startsWith("apiKey:")) return `API key ${actor.slice(7, 15)}…`;
   return actor;

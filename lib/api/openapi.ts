@@ -253,7 +253,8 @@ entry per destination in request order. \`data\` echoes the request's fields wit
 **Defaults.** \`conversational\` false; \`optLogic\` false; \`bulk\` false for \`to\` or a one-entry \`toArray\`, true for two or more.
 
 **Limits** (InvalidRequest beyond, naming the field): \`toArray\` 1 to ${SEND_LIMITS.maxDestinations} entries; \`body\` at most
-${SEND_LIMITS.maxBodyChars} characters; \`media\` at most ${SEND_LIMITS.maxMedia} http(s) URLs; \`referenceId\` 1 to 40 letters or digits;
+${SEND_LIMITS.maxBodyChars} characters; \`media\` at most ${SEND_LIMITS.maxMedia} absolute http:// or https:// URLs (another scheme such as javascript: or data:, no host, or a user name
+or password in the URL: InvalidRequest naming the entry, \`'media[1]'\`); \`referenceId\` 1 to 40 letters or digits;
 \`userId\`, \`userType\` at most ${SEND_LIMITS.maxUserFieldChars} characters. Unknown fields are ignored; \`null\` means "not given".
 
 **Check order.** Credentials (401) → JSON present (MissingJSON) → JSON parses (InvalidJSON) → body is an object (InvalidRequest) →

@@ -23,7 +23,9 @@ export type AuditAction =
   // A text an admin sent as a phone from the phone simulator (CARRIER=simulator only).
   | "simulator.inbound"
   // A state-changing request refused because a page on another origin sent it (lib/http/refuse-cross-site.ts).
-  | "request.cross_site_refused";
+  | "request.cross_site_refused"
+  // An inbound media URL that was not a safe http(s) URL, dropped from its message (detail: the scheme only).
+  | "media.dropped";
 
 export interface AuditEntry {
   accountId: string | null;

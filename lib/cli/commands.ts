@@ -12,6 +12,7 @@ import {
 import { createDemo, describeDemo } from "../accounts/create-demo";
 import { receiveMessage } from "../messaging/receive-message";
 import { validTn } from "../messaging/phone-number";
+import { checkMediaUrl } from "../messaging/check-media-url";
 import { webhookCommands } from "./webhook-commands";
 import { e164, formatDate, formatTable, keyHint } from "./format-output";
 import { optionalString, requiredString, UsageError, type OptionSpec, type ParsedArguments } from "./read-arguments";
@@ -249,6 +250,11 @@ export const commands: Command[] = [
       const body = optionalString(values, "body") ?? "";
       const media = (values.media as string[] | undefined) ?? [];
       if (body === "" && media.length === 0) throw new UsageError("give --body <text> or --media <url> (or both)");
+      // An operator typed these: refused here, rather than dropped as a carrier's would be (receiveMessage).
+      media.forEach((url, index) => {
+        const checked = checkMediaUrl(url);
+        if (!checked.ok) throw new UsageError(`--media #${index + 1}: ${checked.problem}`);
+      });
       return async () => {
         const fromDigits = validTn(from);
         const toDigits = validTn(to);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { mediaUrlSchema } from "../messaging/check-media-url";
 
 // The conversation view's inputs, shared by the routes (which parse with them) and the browser (which validates
 // the composer with the same rules). No server imports.
@@ -18,7 +19,7 @@ export const clientIdSchema = z.string().regex(/^[A-Za-z0-9]{8,40}$/, "8 to 40 l
 export const replySchema = z
   .object({
     body: z.string().max(1600, "at most 1,600 characters").default(""),
-    media: z.array(z.url("a full http(s) address")).max(10, "at most 10 media URLs").default([]),
+    media: z.array(mediaUrlSchema).max(10, "at most 10 media URLs").default([]),
     clientId: clientIdSchema,
   })
   .refine((r) => r.body.trim() !== "" || r.media.length > 0, {

@@ -6,6 +6,8 @@ import { countSegments } from "../segments/count-segments";
 import { applyOptKeyword, type OptOutcome } from "../opt/apply-opt-keyword";
 import { enqueueInboundEvent } from "../webhooks/enqueue-events";
 import { announceChanges } from "../realtime/announce-changes";
+import { recordAudit } from "../audit/audit-trail";
+import { partitionMedia } from "./check-media-url";
 
 export interface ReceivedMessage {
   messageId: string;
@@ -19,6 +21,9 @@ export interface ReceivedMessage {
  * A message from a phone to one of the accounts' numbers: stored (direction inbound, listing status ""), with a
  * `received` record, and added to the conversation of that number and that phone (every inbound message is).
  * A message to a number no account holds is logged and dropped: nobody could read it.
+ * A media URL that is not a safe http(s) URL (check-media-url.ts) is dropped from the message, which is otherwise
+ * kept and delivered: a phone's text must not be lost for an attachment, and a javascript: or data: link must never
+ * reach the portal, a webhook receiver or the API's listings. The drop is logged and audited by scheme only.
  */
 export async function receiveMessage(message: InboundMessage): Promise<ReceivedMessage | null> {
   const client = db();
@@ -29,6 +34,13 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
   }
   const at = message.receivedAt;
   const messageId = uuidv7(at.getTime());
+  const { kept: media, dropped } = partitionMedia(message.media);
+  if (dropped.length > 0) {
+    logger().warn(
+      { accountId: number.accountId, from: message.from, to: message.to, messageId, dropped },
+      "inbound media URL dropped: not a safe http(s) URL",
+    );
+  }
   const segments = countSegments(message.text);
   const received = await client.$transaction(async (tx) => {
     const conversation = await tx.conversation.upsert({
@@ -53,12 +65,12 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
       id: messageId,
       accountId: number.accountId,
       direction: "inbound",
-      messageType: message.media.length > 0 ? "mms" : "sms",
+      messageType: media.length > 0 ? "mms" : "sms",
       fromNumber: message.from,
       toNumber: message.to,
       body: message.text,
-      media: JSON.stringify(message.media),
-      numSegments: message.media.length > 0 ? 1 : Math.max(message.numSegments, segments.numSegments),
+      media: JSON.stringify(media),
+      numSegments: media.length > 0 ? 1 : Math.max(message.numSegments, segments.numSegments),
       encoding: segments.encoding,
       status: "",
       conversational: true,
@@ -76,6 +88,18 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
         createdAt: at,
       },
     });
+    if (dropped.length > 0) {
+      await recordAudit(
+        {
+          accountId: number.accountId,
+          actor: "carrier",
+          action: "media.dropped",
+          target: `+${message.from}`,
+          detail: `${dropped.join(", ")} (message ${messageId})`,
+        },
+        tx,
+      );
+    }
     await enqueueInboundEvent(tx, stored);
     const opt = await applyOptKeyword(tx, {
       accountId: number.accountId,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "../api/api-error";
 import { UUID_PATTERN } from "../db/ids";
+import { mediaUrlSchema } from "./check-media-url";
 
 // The decisions' limits for POST /v3/messages.
 export const SEND_LIMITS = {
@@ -9,19 +10,6 @@ export const SEND_LIMITS = {
   maxMedia: 10,
   maxUserFieldChars: 100,
 } as const;
-
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === "http:" || url.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, "must be an http(s) URL")
-  .meta({ format: "uri", description: "An http:// or https:// URL the carrier fetches the attachment from." });
 
 // What a TN may look like in a request (the decision: digits with country code, '+' optional). Documentation
 // only: validity is libphonenumber-js's call in send-message.ts, so an invalid `to` rejects only its entry.
@@ -78,10 +66,10 @@ export const sendRequestSchema = z.object({
     })
     .optional(),
   media: z
-    .array(httpUrl)
+    .array(mediaUrlSchema)
     .max(SEND_LIMITS.maxMedia)
     .meta({
-      description: `MMS attachments: at most ${SEND_LIMITS.maxMedia} http(s) URLs. Non-empty media makes the message an MMS. At least one of \`body\` / \`media\`.`,
+      description: `MMS attachments: at most ${SEND_LIMITS.maxMedia} absolute http:// or https:// URLs (any other scheme, a URL without a host or with a user name or password is refused: InvalidRequest naming the entry, e.g. 'media[1]'). Non-empty media makes the message an MMS. At least one of \`body\` / \`media\`.`,
       example: ["https://example.com/label.png"],
     })
     .optional(),
