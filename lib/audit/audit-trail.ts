@@ -19,6 +19,10 @@ export type AuditAction =
   | "webhook.removed"
   | "webhook.secret_rotated"
   | "settings.updated"
+  | "twofactor.enabled"
+  | "twofactor.disabled"
+  | "twofactor.reset"
+  | "twofactor.recovery_codes_regenerated"
   // A text an admin sent as a phone from the phone simulator (CARRIER=simulator only).
   | "simulator.inbound";
 
