@@ -15,6 +15,10 @@ const actionLabels: Record<string, string> = {
   "webhook.removed": "Webhook removed",
   "webhook.secret_rotated": "Webhook secret rotated",
   "settings.updated": "Settings changed",
+  "twofactor.enabled": "Two-factor turned on",
+  "twofactor.disabled": "Two-factor turned off",
+  "twofactor.reset": "Two-factor reset",
+  "twofactor.recovery_codes_regenerated": "New recovery codes",
 };
 
 export function actionLabel(action: string): string {
@@ -33,6 +37,8 @@ export function actorText(actor: string): string {
 export function actionTone(action: string): "red" | "amber" | "green" | "gray" | "blue" {
   if (action === "signin.failed" || action === "signin.locked") return "red";
   if (action.endsWith(".revoked") || action.endsWith(".removed") || action.endsWith(".released")) return "amber";
+  if (action === "twofactor.disabled" || action === "twofactor.reset") return "amber";
+  if (action === "twofactor.enabled") return "green";
   if (action === "signin.succeeded") return "green";
   if (action.endsWith(".created") || action.endsWith(".provisioned")) return "blue";
   return "gray";

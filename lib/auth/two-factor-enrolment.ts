@@ -228,3 +228,14 @@ export function selfOf(input: { accountId: string; actor: AdminActor }): SignedI
   }
   return { id: input.actor.userId, email: input.actor.email, accountId: input.accountId };
 }
+
+/** The operator's reset (`parley user reset-2fa <email>`), for an admin who lost their own phone. */
+export async function resetTwoFactorByEmail(email: string, by: ChangedBy) {
+  const user = await db().user.findUnique({
+    where: { email: email.trim().toLowerCase() },
+    select: { id: true, accountId: true },
+  });
+  if (!user) throw new ApiError("NotFound", { detail: `no portal user ${email.trim()}` });
+  const reset = await resetTwoFactor({ accountId: user.accountId, userId: user.id, by });
+  return { ...reset, accountId: user.accountId };
+}
