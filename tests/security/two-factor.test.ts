@@ -61,8 +61,7 @@ async function freshStep() {
 }
 
 /** The code an authenticator app shows `steps` periods from now. */
-const codeOf = (secret: string, steps = 0) =>
-  generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+const codeOf = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
 
 /** Sets up and turns on two-factor as the Profile page does; answers the key and the recovery codes. */
 async function enrol(cookie: string) {
