@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { requireUser } from "@/components/portal/require-user";
+import { requireSignedIn } from "@/components/portal/require-user";
 import { PortalViewerProvider } from "@/components/portal/portal-context";
 import { Sidebar } from "@/components/portal/sidebar";
 import { QueryProvider } from "@/components/ui/query-provider";
@@ -9,7 +9,8 @@ import { env } from "@/lib/env";
 export const dynamic = "force-dynamic";
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
-  const user = await requireUser();
+  // Not requireUser: the Profile page, where a user enrols in two-factor, is inside this layout too.
+  const user = await requireSignedIn();
   const viewer = {
     userId: user.id,
     email: user.email,

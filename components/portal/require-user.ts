@@ -1,12 +1,21 @@
 import { forbidden, redirect } from "next/navigation";
 import { currentPortalUser, type PortalUser } from "@/lib/auth/portal-session";
+import { twoFactorEnrolmentRequired } from "@/lib/auth/two-factor-check";
 
 // Every portal page asks one of these first: the user is read again from the database on each request, so a
 // disabled user is signed out and a changed role applies at once; an agent on an admin page gets the 403 page.
 
-export async function requireUser(): Promise<PortalUser> {
+/** Signed in, nothing more: the portal's layout and the Profile page, where a user enrols in two-factor. */
+export async function requireSignedIn(): Promise<PortalUser> {
   const user = await currentPortalUser();
   if (!user) redirect("/login");
+  return user;
+}
+
+/** Signed in, with two-factor on when the account requires it (otherwise to the Profile page to set it up). */
+export async function requireUser(): Promise<PortalUser> {
+  const user = await requireSignedIn();
+  if (await twoFactorEnrolmentRequired(user.id)) redirect("/profile");
   return user;
 }
 

@@ -21,6 +21,7 @@ type Form = {
   bulkWindowStart: string;
   bulkWindowEnd: string;
   bulkShare: string;
+  requireTwoFactor: boolean;
 };
 
 function formOf(settings: AccountSettings): Form {
@@ -31,6 +32,7 @@ function formOf(settings: AccountSettings): Form {
     bulkWindowStart: settings.bulkWindowStart,
     bulkWindowEnd: settings.bulkWindowEnd,
     bulkShare: String(settings.bulkShare),
+    requireTwoFactor: settings.requireTwoFactor,
   };
 }
 
@@ -47,6 +49,7 @@ function bodyOf(form: Form) {
     bulkWindowStart: form.bulkWindowStart,
     bulkWindowEnd: form.bulkWindowEnd,
     bulkShare: numberOf(form.bulkShare),
+    requireTwoFactor: form.requireTwoFactor,
   };
 }
 
@@ -92,7 +95,7 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
       ]),
   });
 
-  function set(field: keyof Form, value: string) {
+  function set<F extends keyof Form>(field: F, value: Form[F]) {
     setForm((current) => ({ ...current, [field]: value }));
     setSaved(false);
   }
@@ -183,6 +186,31 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
             hint="Bulk waits outside the window; an end before the start wraps past midnight, equal times mean always."
           />
         </div>
+      </Panel>
+
+      <Panel title="Sign-in" description="How the account's users sign in to this portal.">
+        <label className="flex items-start gap-3 text-sm">
+          <input
+            type="checkbox"
+            checked={form.requireTwoFactor}
+            onChange={(e) => set("requireTwoFactor", e.target.checked)}
+            aria-invalid={errors.requireTwoFactor ? true : undefined}
+            aria-describedby="require-two-factor-hint"
+            className="mt-0.5 h-4 w-4 rounded border-slate-300"
+          />
+          <span>
+            <span className="font-medium text-slate-900">Require two-factor sign-in</span>
+            <span id="require-two-factor-hint" className="mt-0.5 block text-slate-600">
+              Everyone signs in with a code from an authenticator app as well as their password. A user without it can
+              only open their Profile page to set it up. Turn it on for yourself first.
+            </span>
+            {errors.requireTwoFactor && (
+              <span role="alert" className="mt-1 block text-red-600">
+                {errors.requireTwoFactor}
+              </span>
+            )}
+          </span>
+        </label>
       </Panel>
 
       <div className="flex flex-wrap items-center gap-3">

@@ -18,6 +18,10 @@ const actionLabels: Record<string, string> = {
   "request.cross_site_refused": "Cross-site request refused",
   "settings.updated": "Settings changed",
   "media.dropped": "Unsafe media link dropped",
+  "twofactor.enabled": "Two-factor turned on",
+  "twofactor.disabled": "Two-factor turned off",
+  "twofactor.reset": "Two-factor reset",
+  "twofactor.recovery_codes_regenerated": "New recovery codes",
 };
 
 export function actionLabel(action: string): string {
@@ -37,6 +41,8 @@ export function actorText(actor: string): string {
 export function actionTone(action: string): "red" | "amber" | "green" | "gray" | "blue" {
   if (action === "signin.failed" || action === "signin.locked" || action === "request.cross_site_refused") return "red";
   if (action.endsWith(".revoked") || action.endsWith(".removed") || action.endsWith(".released")) return "amber";
+  if (action === "twofactor.disabled" || action === "twofactor.reset") return "amber";
+  if (action === "twofactor.enabled") return "green";
   if (action === "signin.succeeded") return "green";
   if (action.endsWith(".created") || action.endsWith(".provisioned")) return "blue";
   return "gray";

@@ -14,6 +14,7 @@ export function UserRow({
   onRole,
   onDisable,
   onEnable,
+  onResetTwoFactor,
 }: {
   user: UserListing;
   isSelf: boolean;
@@ -21,6 +22,7 @@ export function UserRow({
   onRole: (role: UserRole) => void;
   onDisable: () => void;
   onEnable: () => void;
+  onResetTwoFactor: () => void;
 }) {
   // The row is keyed by id, role and the screen's revision, so a saved or refused role resets this choice.
   const [role, setRole] = useState<UserRole>(user.role);
@@ -50,6 +52,22 @@ export function UserRow({
           {isSelf && <span className="ml-1.5 text-xs font-normal text-slate-500">(you)</span>}
         </div>
         {user.name && <div className="truncate text-slate-600">{user.name}</div>}
+        {user.twoFactor !== "off" && (
+          <div className="mt-1 flex flex-wrap items-center gap-1.5">
+            <Badge tone={user.twoFactor === "on" ? "blue" : "gray"}>
+              {user.twoFactor === "on" ? "Two-factor on" : "Two-factor setup unfinished"}
+            </Badge>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={busy}
+              onClick={onResetTwoFactor}
+              aria-label={`Reset two-factor of ${user.email}`}
+            >
+              Reset two-factor
+            </Button>
+          </div>
+        )}
         {/* What the narrow layout has no columns for. */}
         <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 md:hidden">
           <span className="sm:hidden">{badge}</span>

@@ -67,6 +67,7 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
   const [start, setStart] = useState(0);
   const [created, setCreated] = useState<CreatedUser | null>(null);
   const [disabling, setDisabling] = useState<UserListing | null>(null);
+  const [resetting, setResetting] = useState<UserListing | null>(null);
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   // Bumped when a change is refused, so the rows drop the choice the server did not take.
   const [revision, setRevision] = useState(0);
@@ -96,6 +97,28 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
         tone: "error",
         text: `Not changed: ${reason.includes(user.email) ? "" : `${user.email}: `}${reason}`,
       });
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: keys.users.all }),
+        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
+      ]),
+  });
+
+  // A lost phone: the user signs in with their password alone and sets two-factor up again.
+  const resetTwoFactor = useMutation({
+    mutationFn: (user: UserListing) =>
+      apiCall(api(`/users/${encodeURIComponent(user.id)}/two-factor`), { method: "DELETE" }),
+    onSuccess: (_, user) => {
+      setResetting(null);
+      setOutcome({
+        tone: "success",
+        text: `${user.email}'s two-factor is reset: they sign in with their password and set it up again.`,
+      });
+    },
+    onError: (error, user) => {
+      setResetting(null);
+      setOutcome({ tone: "error", text: `Not reset: ${user.email}: ${failureReason(error)}` });
     },
     onSettled: () =>
       Promise.all([
@@ -138,10 +161,14 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
                   key={`${user.id}:${user.role}:${revision}`}
                   user={user}
                   isSelf={user.id === viewer.userId}
-                  busy={change.isPending && change.variables?.user.id === user.id}
+                  busy={
+                    (change.isPending && change.variables?.user.id === user.id) ||
+                    (resetTwoFactor.isPending && resetTwoFactor.variables?.id === user.id)
+                  }
                   onRole={(role) => change.mutate({ user, changes: { role } })}
                   onDisable={() => setDisabling(user)}
                   onEnable={() => change.mutate({ user, changes: { disabled: false } })}
+                  onResetTwoFactor={() => setResetting(user)}
                 />
               ))}
             </DataTable>
@@ -160,6 +187,19 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
       >
         They are signed out at their next click and cannot sign in until an admin enables them again. Their messages and
         the audit trail stay.
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={resetting !== null}
+        title={`Reset two-factor of ${resetting?.email ?? ""}?`}
+        confirmLabel={resetTwoFactor.isPending ? "Resetting…" : "Reset two-factor"}
+        busy={resetTwoFactor.isPending}
+        onConfirm={() => resetting && resetTwoFactor.mutate(resetting)}
+        onCancel={() => setResetting(null)}
+      >
+        Their authenticator app and recovery codes stop working. They sign in with their password alone and set
+        two-factor up again on their Profile page (at once, when the account requires it). Do this only once you are
+        sure who is asking.
       </ConfirmDialog>
     </div>
   );

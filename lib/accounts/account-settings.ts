@@ -11,6 +11,7 @@ const settingsSelect = {
   bulkShare: true,
   bulkWindowStart: true,
   bulkWindowEnd: true,
+  requireTwoFactor: true,
   createdAt: true,
 } as const;
 
@@ -43,6 +44,7 @@ export async function updateAccountSettings(input: {
       described.push(`${field}: ${JSON.stringify(before[field])} → ${JSON.stringify(value)}`);
     }
     if (described.length === 0) return before;
+    if (data.requireTwoFactor === true) await requireOwnTwoFactor(input.by, tx);
     const after = await tx.account.update({ where: { id: input.accountId }, data, select: settingsSelect });
     await recordAudit(
       {
@@ -58,6 +60,21 @@ export async function updateAccountSettings(input: {
     return after;
   });
   return { ...updated, createdAt: updated.createdAt.toISOString() };
+}
+
+/**
+ * An admin who requires two-factor of everyone has it on themself first (as GitHub asks of an organisation's
+ * owner), so the change never sends its own author to the enrolment page in the middle of their work.
+ */
+async function requireOwnTwoFactor(by: ChangedBy, tx: Pick<ReturnType<typeof db>, "userTwoFactor">) {
+  if (by.actor === "cli" || by.actor.kind !== "user") return;
+  const own = await tx.userTwoFactor.findUnique({ where: { userId: by.actor.userId }, select: { enabledAt: true } });
+  if (!own?.enabledAt) {
+    throw new ApiError("InvalidRequest", {
+      detail: "turn on two-factor sign-in for yourself first (on your Profile page), then require it of everyone",
+      field: "requireTwoFactor",
+    });
+  }
 }
 
 export async function accountName(accountId: string): Promise<string> {

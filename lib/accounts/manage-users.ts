@@ -15,6 +15,7 @@ const userSelect = {
   disabledAt: true,
   lastSignInAt: true,
   createdAt: true,
+  twoFactor: { select: { enabledAt: true } },
 } as const;
 
 type UserRow = {
@@ -25,6 +26,7 @@ type UserRow = {
   disabledAt: Date | null;
   lastSignInAt: Date | null;
   createdAt: Date;
+  twoFactor?: { enabledAt: Date | null } | null;
 };
 
 /** A user as the admin API and the portal list it: never the password hash. */
@@ -38,6 +40,8 @@ export function userListing(row: UserRow) {
     disabledAt: row.disabledAt?.toISOString() ?? null,
     lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
+    // on: asked at sign-in; pending: set up but never confirmed with a code (an admin can reset either).
+    twoFactor: !row.twoFactor ? ("off" as const) : row.twoFactor.enabledAt ? ("on" as const) : ("pending" as const),
   };
 }
 export type UserListing = ReturnType<typeof userListing>;

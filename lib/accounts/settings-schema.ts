@@ -51,6 +51,8 @@ export const accountSettingsInput = z
       .number({ error: "must be a number between 0 and 1" })
       .gt(0, "must be more than 0 (bulk would never leave)")
       .max(1, "must be at most 1 (all of the account limit)"),
+    // Every portal user must sign in with a code from an authenticator app; one without it can only set it up.
+    requireTwoFactor: z.boolean({ error: "must be true or false" }),
   })
   .partial()
   .strict();
@@ -63,4 +65,5 @@ export const ACCOUNT_SETTING_FIELDS = [
   "bulkWindowStart",
   "bulkWindowEnd",
   "bulkShare",
+  "requireTwoFactor",
 ] as const;

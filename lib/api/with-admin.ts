@@ -7,6 +7,7 @@ import { currentPortalUser } from "../auth/portal-session";
 import { logger, type Logger } from "../log";
 import { CLIENT_IP_HEADER } from "../auth/client-ip";
 import { SAFE_METHODS } from "../http/same-origin";
+import { twoFactorEnrolmentRequired } from "../auth/two-factor-check";
 
 /** Who acts through the admin API: a portal user, or the account's own API key (for automation). */
 export type AdminActor =
@@ -27,9 +28,16 @@ export interface AdminContext {
 
 export type AdminHandler = (ctx: AdminContext) => Promise<Envelope | Response>;
 
+export interface AdminRouteOptions {
+  /** The account's agents may call it too (the read-only and conversation routes). */
+  agents?: boolean;
+  /** Open to a user who must still turn on two-factor (the account requires it): their own enrolment routes. */
+  beforeTwoFactor?: boolean;
+}
+
 async function adminActor(
   req: Request,
-  agents: boolean,
+  { agents = false, beforeTwoFactor = false }: AdminRouteOptions,
 ): Promise<{ accountId: string; actor: AdminActor; ip: string }> {
   const ip = req.headers.get(CLIENT_IP_HEADER) ?? "";
   // API credentials (the apikey or Authorization header) are taken alone: a bad key is 401 even beside a session.
@@ -43,6 +51,8 @@ async function adminActor(
   // Agents chat with phones and read messages; settings, logs and audit trails are for the account's admins.
   if (user.role !== "admin" && !agents)
     throw new ApiError("Forbidden", { detail: "an admin of the account is required" });
+  if (!beforeTwoFactor && (await twoFactorEnrolmentRequired(user.id)))
+    throw new ApiError("Forbidden", { detail: "two-factor enrolment required" });
   const actor = { kind: "user" as const, userId: user.id, email: user.email, name: user.name, role: user.role };
   return { accountId: user.accountId, actor, ip };
 }
@@ -66,14 +76,15 @@ function requireJsonBody(req: Request): void {
  * An admin API route under /api/admin/accounts/{accountId}/…: the portal's settings pages and operators' scripts.
  * Credentials are a portal session of an admin of the account, or an API key of the account; another account's
  * id is 403. Answers use the v3 envelope and error codes, so clients parse one shape. `agents: true` lets the
- * account's agents in too (the read-only and conversation routes); every other route is for admins.
+ * account's agents in too (the read-only and conversation routes); every other route is for admins. While the
+ * account requires two-factor sign-in, a user who has not turned it on is refused everything but their enrolment.
  */
-export function withAdmin(handler: AdminHandler, options: { agents?: boolean } = {}): RouteHandler {
+export function withAdmin(handler: AdminHandler, options: AdminRouteOptions = {}): RouteHandler {
   return async (req: Request, routeCtx?: RouteContext) => {
     const requestId = requestIdFrom(req.headers);
     const log = logger().child({ reqId: requestId });
     try {
-      const { accountId, actor, ip } = await adminActor(req, options.agents ?? false);
+      const { accountId, actor, ip } = await adminActor(req, options);
       if (actor.kind === "user") requireJsonBody(req);
       const params = (await routeCtx?.params) ?? {};
       if (params.accountId !== undefined && params.accountId !== accountId) throw new ApiError("Forbidden");

@@ -20,6 +20,10 @@ export type AuditAction =
   | "webhook.secret_rotated"
   | "webhook.secret_revealed"
   | "settings.updated"
+  | "twofactor.enabled"
+  | "twofactor.disabled"
+  | "twofactor.reset"
+  | "twofactor.recovery_codes_regenerated"
   // A text an admin sent as a phone from the phone simulator (CARRIER=simulator only).
   | "simulator.inbound"
   // A state-changing request refused because a page on another origin sent it (lib/http/refuse-cross-site.ts).

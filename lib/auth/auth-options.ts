@@ -6,6 +6,7 @@ import { verifyPassword } from "./passwords";
 import { blockedUntil, clearSignInFailures, recordSignInFailure, throttleKeys } from "./sign-in-throttle";
 import { recordAudit } from "../audit/audit-trail";
 import { CLIENT_IP_HEADER } from "./client-ip";
+import { checkSignInSecondFactor } from "./two-factor-sign-in";
 
 // Portal sign-in: email and password of a portal user, JWT sessions. Portal sessions never authenticate the
 // REST API, and API keys never the portal (the decision).
@@ -65,9 +66,16 @@ export async function authorizePortalUser(input: unknown, ip = ""): Promise<Port
     });
     return null;
   }
+  const secondFactor = await checkSignInSecondFactor({ user, credentials: input, throttleKeys: keys, ip });
   await clearSignInFailures(email);
   await db().user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() } });
-  await recordAudit({ accountId: user.accountId, actor: `user:${user.email}`, action: "signin.succeeded", ip });
+  await recordAudit({
+    accountId: user.accountId,
+    actor: `user:${user.email}`,
+    action: "signin.succeeded",
+    ip,
+    ...secondFactor,
+  });
   return {
     id: user.id,
     email: user.email,

@@ -19,6 +19,7 @@ import { optionalString, requiredString, UsageError, type OptionSpec, type Parse
 import { describeOpt, optCommands } from "./opt-commands";
 import type { ChangedBy } from "../audit/audit-trail";
 import { numberCommands } from "./number-commands";
+import { resetTwoFactorByEmail } from "../auth/two-factor-enrolment";
 
 export interface CommandResult {
   /** Printed alone on stdout with --json. */
@@ -304,6 +305,24 @@ export const commands: Command[] = [
           warning: generated
             ? `The generated password is shown this once and cannot be shown again: store it now.`
             : undefined,
+        };
+      };
+    },
+  },
+  {
+    name: "user reset-2fa",
+    synopsis: "<email>",
+    summary:
+      "Reset a portal user's two-factor sign-in (a lost phone): they sign in with their password and set it up again.",
+    options: {},
+    positionals: ["<email>"],
+    prepare({ positionals }) {
+      const email = positionals[0]!;
+      return async () => {
+        const reset = await resetTwoFactorByEmail(email, CLI);
+        return {
+          json: { email: reset.email, accountId: reset.accountId, twoFactor: "off" },
+          text: `Two-factor sign-in of ${reset.email} is reset: they sign in with their password and set it up again.`,
         };
       };
     },

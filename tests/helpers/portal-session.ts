@@ -2,9 +2,15 @@ import type { RunningServer } from "./server";
 
 /**
  * Signs in to the portal over HTTP as a browser does (next-auth's CSRF token, then the credentials callback) and
- * returns the Cookie header that carries the session, for admin API tests that act as a portal user.
+ * returns the Cookie header that carries the session, for admin API tests that act as a portal user. `code` is the
+ * two-factor code (or a recovery code) of a user who has two-factor on.
  */
-export async function portalCookie(server: RunningServer, email: string, password: string): Promise<string> {
+export async function portalCookie(
+  server: RunningServer,
+  email: string,
+  password: string,
+  code?: string,
+): Promise<string> {
   const csrf = await fetch(`${server.baseUrl}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const jar = new Map<string, string>();
@@ -21,7 +27,7 @@ export async function portalCookie(server: RunningServer, email: string, passwor
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
-    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+    body: new URLSearchParams({ csrfToken, email, password, ...(code === undefined ? {} : { code }), json: "true" }),
   });
   keep(signIn);
   if (![...jar.keys()].some((name) => name.endsWith("next-auth.session-token"))) {
