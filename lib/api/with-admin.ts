@@ -9,7 +9,7 @@ import { CLIENT_IP_HEADER } from "../auth/client-ip";
 
 /** Who acts through the admin API: a portal user, or the account's own API key (for automation). */
 export type AdminActor =
-  | { kind: "user"; userId: string; email: string; name: string; role: "admin" | "agent" }
+  | { kind: "user"; userId: string; email: string; name: string; role: "admin" | "agent"; sessionId: string }
   | { kind: "apiKey"; apiKeyId: string };
 
 export interface AdminContext {
@@ -42,7 +42,14 @@ async function adminActor(
   // Agents chat with phones and read messages; settings, logs and audit trails are for the account's admins.
   if (user.role !== "admin" && !agents)
     throw new ApiError("Forbidden", { detail: "an admin of the account is required" });
-  const actor = { kind: "user" as const, userId: user.id, email: user.email, name: user.name, role: user.role };
+  const actor = {
+    kind: "user" as const,
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    sessionId: user.sessionId,
+  };
   return { accountId: user.accountId, actor, ip };
 }
 

@@ -20,7 +20,12 @@ export type AuditAction =
   | "webhook.secret_rotated"
   | "settings.updated"
   // A text an admin sent as a phone from the phone simulator (CARRIER=simulator only).
-  | "simulator.inbound";
+  | "simulator.inbound"
+  // Portal sessions ended on the server (lib/auth/end-sessions.ts) and a user's own password change.
+  | "signout"
+  | "session.revoked"
+  | "user.signed_out_everywhere"
+  | "password.changed";
 
 export interface AuditEntry {
   accountId: string | null;

@@ -8,7 +8,9 @@ import { activeUser } from "../auth/active-user";
  * as next-auth does for a page, then the same check as pages and routes (lib/auth/active-user.ts). No session, no
  * socket.
  */
-export async function socketUser(request: IncomingMessage): Promise<{ id: string; accountId: string } | null> {
+export async function socketUser(
+  request: IncomingMessage,
+): Promise<{ id: string; accountId: string; sessionId: string } | null> {
   const cookieHeader = request.headers.cookie ?? "";
   if (!cookieHeader) return null;
   const cookies = Object.fromEntries(
@@ -29,6 +31,6 @@ export async function socketUser(request: IncomingMessage): Promise<{ id: string
     secureCookie: secure,
   });
   if (!token?.sub) return null;
-  const user = await activeUser(token.sub, token.accountId);
-  return user && { id: user.id, accountId: user.accountId };
+  const user = await activeUser({ userId: token.sub, accountId: token.accountId, sessionId: token.sid });
+  return user && { id: user.id, accountId: user.accountId, sessionId: user.sessionId };
 }
