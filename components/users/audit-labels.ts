@@ -15,6 +15,10 @@ const actionLabels: Record<string, string> = {
   "webhook.removed": "Webhook removed",
   "webhook.secret_rotated": "Webhook secret rotated",
   "settings.updated": "Settings changed",
+  signout: "Signed out",
+  "session.revoked": "Session revoked",
+  "user.signed_out_everywhere": "Signed out everywhere",
+  "password.changed": "Password changed",
 };
 
 export function actionLabel(action: string): string {
