@@ -59,8 +59,8 @@ async function asAdmin(method: string, rest: string, cookie = admin, accountId =
 }
 
 /** A socket.io handshake with the cookie: "connected", or the refusal's message. */
-async function handshake(cookie: string): Promise<{ outcome: string; socket: Socket }> {
-  const socket = io(server.baseUrl, {
+async function handshake(cookie: string, on = server): Promise<{ outcome: string; socket: Socket }> {
+  const socket = io(on.baseUrl, {
     path: "/socket.io",
     transports: ["websocket"],
     reconnection: false,
@@ -92,8 +92,8 @@ const REFUSED = { api: 401, page: expect.stringMatching(/\/login/), socket: "Una
 
 /** An open live connection: when and why it is closed. */
 type Dropped = { closed: Promise<{ reason: string; at: number }> };
-async function liveSocket(cookie: string): Promise<Dropped> {
-  const { outcome, socket } = await handshake(cookie);
+async function liveSocket(cookie: string, on = server): Promise<Dropped> {
+  const { outcome, socket } = await handshake(cookie, on);
   expect(outcome).toBe("connected");
   return { closed: new Promise((resolve) => socket.on("disconnect", (reason) => resolve({ reason, at: Date.now() }))) };
 }
@@ -376,4 +376,28 @@ describe("ended sessions", () => {
     const left = await db().portalSession.findMany({ where: { userId: user.id } });
     expect(left.map((s) => s.id).sort()).toEqual([rows[2]!.id, rows[3]!.id].sort());
   });
+});
+
+describe("with several servers", () => {
+  it("a session ended through one server loses its live connection on another at once (the Redis adapter)", async () => {
+    const env = { NEXTAUTH_SECRET: secret, REDIS_URL: process.env.PARLEY_TEST_REDIS_URL ?? "redis://127.0.0.1:6379" };
+    const [a, b] = await Promise.all([
+      startServer({ database: server.database, env }),
+      startServer({ database: server.database, env }),
+    ]);
+    try {
+      const user = await newUser();
+      const cookie = await portalCookie(a, user.email, password);
+      const dropped = await liveSocket(cookie, b);
+      const everywhere = await call(a, "DELETE", adminPath(`/users/${user.id}/sessions`), {
+        headers: { cookie: admin },
+      });
+      const endedAt = Date.now();
+      expect(everywhere.json.data).toMatchObject({ ended: 1 });
+      await expectClosedAtOnce(dropped, endedAt);
+      expect((await handshake(cookie, b)).outcome).toBe("Unauthorized");
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  }, 120_000);
 });
