@@ -27,7 +27,7 @@ export async function revokeSessions(where: SessionWhere, client: SessionWriter 
 }
 
 /** "Sign out": next-auth hands over the decoded token of the session being signed out. */
-export async function endSignedOutSession(token: { sid?: unknown; sub?: unknown } | null | undefined, ip = "") {
+export async function endSignedOutSession(token: { sid?: unknown; sub?: unknown } | null | undefined) {
   if (typeof token?.sid !== "string" || typeof token.sub !== "string") return;
   const session = await db().portalSession.findFirst({
     where: { id: token.sid, userId: token.sub },
@@ -37,7 +37,7 @@ export async function endSignedOutSession(token: { sid?: unknown; sub?: unknown 
   const ended = await revokeSessions({ id: token.sid, userId: token.sub });
   if (ended.length === 0) return;
   disconnectSessions(ended);
-  await recordAudit({ accountId: session.accountId, actor: `user:${session.user.email}`, action: "signout", ip });
+  await recordAudit({ accountId: session.accountId, actor: `user:${session.user.email}`, action: "signout" });
 }
 
 async function userOfAccount(accountId: string, userId: string) {
