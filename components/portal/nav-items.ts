@@ -17,4 +17,5 @@ export const navItems: NavItem[] = [
   { href: "/users", label: "Users", adminOnly: true },
   { href: "/settings", label: "Settings", adminOnly: true },
   { href: "/simulator", label: "Phone simulator", adminOnly: true },
+  { href: "/profile", label: "Profile", adminOnly: false },
 ];

@@ -1,3 +1,4 @@
+import { cache } from "react";
 import { forbidden, redirect } from "next/navigation";
 import { currentPortalUser, type PortalUser } from "@/lib/auth/portal-session";
 import { twoFactorEnrolmentRequired } from "@/lib/auth/two-factor-check";
@@ -5,9 +6,12 @@ import { twoFactorEnrolmentRequired } from "@/lib/auth/two-factor-check";
 // Every portal page asks one of these first: the user is read again from the database on each request, so a
 // disabled user is signed out and a changed role applies at once; an agent on an admin page gets the 403 page.
 
+// The layout and the page both ask: one session check per request.
+const userOfRequest = cache(currentPortalUser);
+
 /** Signed in, nothing more: the portal's layout and the Profile page, where a user enrols in two-factor. */
 export async function requireSignedIn(): Promise<PortalUser> {
-  const user = await currentPortalUser();
+  const user = await userOfRequest();
   if (!user) redirect("/login");
   return user;
 }

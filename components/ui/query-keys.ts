@@ -27,6 +27,7 @@ export const keys = {
   users: { all: ["users"] as const, list: (query: Query) => ["users", "list", query] as const },
   audit: { all: ["audit"] as const, list: (query: Query) => ["audit", "list", query] as const },
   settings: { all: ["settings"] as const },
+  profile: { all: ["profile"] as const, sessions: ["profile", "sessions"] as const },
   conversations: {
     all: ["conversations"] as const,
     list: (filters: Query) => ["conversations", "list", filters] as const,

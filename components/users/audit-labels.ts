@@ -22,6 +22,10 @@ const actionLabels: Record<string, string> = {
   "twofactor.disabled": "Two-factor turned off",
   "twofactor.reset": "Two-factor reset",
   "twofactor.recovery_codes_regenerated": "New recovery codes",
+  signout: "Signed out",
+  "session.revoked": "Session revoked",
+  "user.signed_out_everywhere": "Signed out everywhere",
+  "password.changed": "Password changed",
 };
 
 export function actionLabel(action: string): string {

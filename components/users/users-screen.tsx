@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { useAccountApi, useViewer } from "@/components/portal/portal-context";
 import { apiCall } from "@/components/ui/api-client";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -18,6 +18,7 @@ import { ShownOnce } from "@/components/ui/shown-once";
 import type { UserChangeInput } from "@/lib/accounts/user-schema";
 import { AddUserForm } from "./add-user-form";
 import { UserRow } from "./user-row";
+import { UserSessionsRow } from "./user-sessions-row";
 import { USER_PAGE_SIZE, type CreatedUser, type UserListing, type UserPage } from "./user-types";
 
 /** The initial password of a user just added: shown here once, kept in this component's state only. */
@@ -144,7 +145,10 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
 
       {created && <CreatedUserPanel created={created} onDone={() => setCreated(null)} />}
 
-      <Panel title="Users" description="A disabled user cannot sign in, and is signed out at their next click.">
+      <Panel
+        title="Users"
+        description="A disabled user cannot sign in, and is signed out at once. Under each user: where they are signed in."
+      >
         {outcome && (
           <Notice tone={outcome.tone} className="mb-4">
             {outcome.text}
@@ -157,19 +161,22 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
           <>
             <DataTable label="Users" columns={userColumns}>
               {page.users.map((user) => (
-                <UserRow
-                  key={`${user.id}:${user.role}:${revision}`}
-                  user={user}
-                  isSelf={user.id === viewer.userId}
-                  busy={
-                    (change.isPending && change.variables?.user.id === user.id) ||
-                    (resetTwoFactor.isPending && resetTwoFactor.variables?.id === user.id)
-                  }
-                  onRole={(role) => change.mutate({ user, changes: { role } })}
-                  onDisable={() => setDisabling(user)}
-                  onEnable={() => change.mutate({ user, changes: { disabled: false } })}
-                  onResetTwoFactor={() => setResetting(user)}
-                />
+                <Fragment key={user.id}>
+                  <UserRow
+                    key={`${user.id}:${user.role}:${revision}`}
+                    user={user}
+                    isSelf={user.id === viewer.userId}
+                    busy={
+                      (change.isPending && change.variables?.user.id === user.id) ||
+                      (resetTwoFactor.isPending && resetTwoFactor.variables?.id === user.id)
+                    }
+                    onRole={(role) => change.mutate({ user, changes: { role } })}
+                    onDisable={() => setDisabling(user)}
+                    onEnable={() => change.mutate({ user, changes: { disabled: false } })}
+                    onResetTwoFactor={() => setResetting(user)}
+                  />
+                  <UserSessionsRow user={user} sessions={user.sessions} columns={userColumns.length} />
+                </Fragment>
               ))}
             </DataTable>
             <Pager start={start} count={USER_PAGE_SIZE} total={page.total} onChange={setStart} label="users" />
@@ -185,8 +192,8 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
         onConfirm={() => disabling && change.mutate({ user: disabling, changes: { disabled: true } })}
         onCancel={() => setDisabling(null)}
       >
-        They are signed out at their next click and cannot sign in until an admin enables them again. Their messages and
-        the audit trail stay.
+        They are signed out at once and cannot sign in until an admin enables them again. Their messages and the audit
+        trail stay.
       </ConfirmDialog>
 
       <ConfirmDialog

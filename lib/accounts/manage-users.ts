@@ -1,11 +1,14 @@
 import { db } from "../db/client";
 import { ApiError } from "../api/api-error";
 import { actorLabel, recordAudit, type ChangedBy } from "../audit/audit-trail";
+import { revokeSessions } from "../auth/end-sessions";
+import { sessionListing, sessionSelect } from "../auth/list-sessions";
+import { disconnectSessions } from "../realtime/disconnect-sessions";
 import type { UserChangeInput } from "./user-schema";
 
 // The account's portal users as its admins manage them (createUser is in manage-accounts.ts, shared with the CLI).
-// A disabled user cannot sign in, and an open session stops at its next request (lib/auth/portal-session.ts reads
-// the user again every time); a role change counts from the next request too.
+// A disabled user cannot sign in, and their sessions are ended at once (lib/auth/end-sessions.ts); a role change
+// counts from the next request (lib/auth/active-user.ts reads the user again every time).
 
 const userSelect = {
   id: true,
@@ -46,20 +49,31 @@ export function userListing(row: UserRow) {
 }
 export type UserListing = ReturnType<typeof userListing>;
 
-/** One page of the account's users, oldest first (the account's first admin on top), with the total. */
-export async function listUsers(input: { accountId: string; start: number; count: number }) {
+/**
+ * One page of the account's users, oldest first (the account's first admin on top), with the total; each with
+ * their open portal sessions, most recently used first.
+ */
+export async function listUsers(input: { accountId: string; start: number; count: number; currentSessionId?: string }) {
   const where = { accountId: input.accountId };
+  const open = { revokedAt: null, expiresAt: { gt: new Date() }, accountId: input.accountId };
   const [rows, total] = await Promise.all([
     db().user.findMany({
       where,
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       skip: input.start,
       take: input.count,
-      select: userSelect,
+      select: {
+        ...userSelect,
+        sessions: { where: open, orderBy: [{ lastSeenAt: "desc" }, { id: "asc" }], take: 20, select: sessionSelect },
+      },
     }),
     db().user.count({ where }),
   ]);
-  return { total, start: input.start, count: input.count, users: rows.map(userListing) };
+  const users = rows.map((row) => ({
+    ...userListing(row),
+    sessions: row.sessions.map((s) => sessionListing(s, input.currentSessionId)),
+  }));
+  return { total, start: input.start, count: input.count, users };
 }
 
 const invalid = (detail: string, field: string) => new ApiError("InvalidRequest", { detail, field });
@@ -81,7 +95,8 @@ export async function updateUser(input: {
   if (changes.disabled === true && actorUserId === input.userId) {
     throw invalid("you cannot disable yourself; another admin of the account can", "disabled");
   }
-  return db().$transaction(async (tx) => {
+  const ended: string[] = [];
+  const listing = await db().$transaction(async (tx) => {
     const user = await tx.user.findFirst({
       where: { id: input.userId, accountId: input.accountId },
       select: userSelect,
@@ -116,6 +131,7 @@ export async function updateUser(input: {
         );
       }
     }
+    if (data.disabledAt) ended.push(...(await revokeSessions({ userId: user.id }, tx)));
     await recordAudit(
       {
         accountId: input.accountId,
@@ -129,4 +145,6 @@ export async function updateUser(input: {
     );
     return userListing(updated);
   });
+  disconnectSessions(ended);
+  return listing;
 }

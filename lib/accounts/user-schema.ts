@@ -33,3 +33,23 @@ export const userChangeInput = z
     message: "give at least one of role, disabled, name",
   });
 export type UserChangeInput = z.infer<typeof userChangeInput>;
+
+// A password a user chooses on their Profile page: long rather than complex (NIST SP 800-63B); at most as long as
+// the sign-in form accepts.
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 200;
+
+export const passwordChangeInput = z
+  .object({
+    currentPassword: z.string({ error: "is required" }).min(1, "is required").max(PASSWORD_MAX_LENGTH),
+    newPassword: z
+      .string({ error: "is required" })
+      .min(PASSWORD_MIN_LENGTH, `needs at least ${PASSWORD_MIN_LENGTH} characters`)
+      .max(PASSWORD_MAX_LENGTH, `at most ${PASSWORD_MAX_LENGTH} characters`),
+  })
+  .strict()
+  .refine((v) => v.newPassword !== v.currentPassword, {
+    message: "must differ from the current password",
+    path: ["newPassword"],
+  });
+export type PasswordChangeInput = z.infer<typeof passwordChangeInput>;

@@ -11,7 +11,7 @@ import { twoFactorEnrolmentRequired } from "../auth/two-factor-check";
 
 /** Who acts through the admin API: a portal user, or the account's own API key (for automation). */
 export type AdminActor =
-  | { kind: "user"; userId: string; email: string; name: string; role: "admin" | "agent" }
+  | { kind: "user"; userId: string; email: string; name: string; role: "admin" | "agent"; sessionId: string }
   | { kind: "apiKey"; apiKeyId: string };
 
 export interface AdminContext {
@@ -53,7 +53,14 @@ async function adminActor(
     throw new ApiError("Forbidden", { detail: "an admin of the account is required" });
   if (!beforeTwoFactor && (await twoFactorEnrolmentRequired(user.id)))
     throw new ApiError("Forbidden", { detail: "two-factor enrolment required" });
-  const actor = { kind: "user" as const, userId: user.id, email: user.email, name: user.name, role: user.role };
+  const actor = {
+    kind: "user" as const,
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    sessionId: user.sessionId,
+  };
   return { accountId: user.accountId, actor, ip };
 }
 

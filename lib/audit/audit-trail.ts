@@ -29,7 +29,12 @@ export type AuditAction =
   // A state-changing request refused because a page on another origin sent it (lib/http/refuse-cross-site.ts).
   | "request.cross_site_refused"
   // An inbound media URL that was not a safe http(s) URL, dropped from its message (detail: the scheme only).
-  | "media.dropped";
+  | "media.dropped"
+  // Portal sessions ended on the server (lib/auth/end-sessions.ts) and a user's own password change.
+  | "signout"
+  | "session.revoked"
+  | "user.signed_out_everywhere"
+  | "password.changed";
 
 export interface AuditEntry {
   accountId: string | null;

@@ -7,6 +7,8 @@ import { blockedUntil, clearSignInFailures, recordSignInFailure, throttleKeys } 
 import { recordAudit } from "../audit/audit-trail";
 import { CLIENT_IP_HEADER } from "./client-ip";
 import { checkSignInSecondFactor } from "./two-factor-sign-in";
+import { SESSION_LIFETIME_SECONDS, startPortalSession } from "./start-session";
+import { endSignedOutSession } from "./end-sessions";
 
 // Portal sign-in: email and password of a portal user, JWT sessions. Portal sessions never authenticate the
 // REST API, and API keys never the portal (the decision).
@@ -21,6 +23,8 @@ export interface PortalUser {
   name: string;
   accountId: string;
   role: "admin" | "agent";
+  /** The server's record of this sign-in (lib/auth/start-session.ts): the token's `sid`. */
+  sessionId: string;
 }
 
 /** A sign-in refused for too many failures: its message is what the sign-in form shows. */
@@ -38,7 +42,7 @@ export class SignInThrottled extends Error {
  * Checks an email and password. Failures are throttled per email and per client address (a growing delay, then a
  * lock: lib/auth/sign-in-throttle.ts) and every outcome goes into the account's audit trail.
  */
-export async function authorizePortalUser(input: unknown, ip = ""): Promise<PortalUser | null> {
+export async function authorizePortalUser(input: unknown, ip = "", userAgent = ""): Promise<PortalUser | null> {
   const parsed = credentials.safeParse(input);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
@@ -76,12 +80,14 @@ export async function authorizePortalUser(input: unknown, ip = ""): Promise<Port
     ip,
     ...secondFactor,
   });
+  const sessionId = await startPortalSession({ userId: user.id, accountId: user.accountId, ip, userAgent });
   return {
     id: user.id,
     email: user.email,
     name: user.name,
     accountId: user.accountId,
     role: user.role === "admin" ? "admin" : "agent",
+    sessionId,
   };
 }
 
@@ -93,14 +99,21 @@ function clientIp(req: { headers?: unknown } | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? "";
 }
 
+/** The browser's User-Agent, for the session lists. */
+function userAgentOf(req: { headers?: unknown } | undefined): string {
+  const headers = req?.headers as Record<string, string | string[] | undefined> | Headers | undefined;
+  const value = headers instanceof Headers ? headers.get("user-agent") : headers?.["user-agent"];
+  return (Array.isArray(value) ? value[0] : value) ?? "";
+}
+
 export const authOptions: NextAuthOptions = {
-  session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+  session: { strategy: "jwt", maxAge: SESSION_LIFETIME_SECONDS },
   pages: { signIn: "/login" },
   providers: [
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      authorize: (input, req) => authorizePortalUser(input, clientIp(req)),
+      authorize: (input, req) => authorizePortalUser(input, clientIp(req), userAgentOf(req)),
     }),
   ],
   callbacks: {
@@ -109,18 +122,31 @@ export const authOptions: NextAuthOptions = {
         const portalUser = user as unknown as PortalUser;
         token.accountId = portalUser.accountId;
         token.role = portalUser.role;
+        token.sid = portalUser.sessionId;
       }
       return token;
     },
     session({ session, token }) {
       return {
         ...session,
-        user: { ...session.user, id: token.sub, accountId: token.accountId, role: token.role },
+        user: { ...session.user, id: token.sub, accountId: token.accountId, role: token.role, sessionId: token.sid },
       };
     },
+  },
+  events: {
+    // next-auth awaits this before it clears the cookie (core/routes/signout.js): the session is ended on the server
+    // first, so a copy of the cookie is refused from then on.
+    signOut: ({ token }) => endSignedOutSession(token),
   },
 };
 
 export interface PortalSession {
-  user: { id: string; email: string; name?: string | null; accountId: string; role: "admin" | "agent" };
+  user: {
+    id: string;
+    email: string;
+    name?: string | null;
+    accountId: string;
+    role: "admin" | "agent";
+    sessionId: string;
+  };
 }

@@ -14,17 +14,19 @@ export function portalUser(session: Session | null): PortalSession["user"] | nul
     name: user.name,
     accountId: user.accountId,
     role: user.role === "admin" ? "admin" : "agent",
+    sessionId: typeof user.sessionId === "string" ? user.sessionId : "",
   };
 }
 
 /**
- * The signed-in user of this request, read again from the database: a disabled or deleted user has no session
- * any more, and a changed role counts from the next request, not from when the session's token expires.
+ * The signed-in user of this request, read again from the database with the session record: an ended session, or
+ * a disabled or deleted user, has no session any more, and a changed role counts from the next request, not from
+ * when the session's token expires.
  */
 export async function userOfSession(session: Session | null): Promise<PortalUser | null> {
   const claimed = portalUser(session);
   if (!claimed) return null;
-  return activeUser(claimed.id, claimed.accountId);
+  return activeUser({ userId: claimed.id, accountId: claimed.accountId, sessionId: claimed.sessionId });
 }
 
 /** The signed-in user of the current request (server components, route handlers), or null. */

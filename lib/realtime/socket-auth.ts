@@ -6,9 +6,11 @@ import { sessionTokenOf } from "../auth/session-token";
  * The portal user of a socket.io handshake: the next-auth session cookie, then the same check as pages and routes
  * (lib/auth/active-user.ts). No session, no socket.
  */
-export async function socketUser(request: IncomingMessage): Promise<{ id: string; accountId: string } | null> {
+export async function socketUser(
+  request: IncomingMessage,
+): Promise<{ id: string; accountId: string; sessionId: string } | null> {
   const token = await sessionTokenOf(request.headers.cookie);
   if (!token?.sub) return null;
-  const user = await activeUser(token.sub, token.accountId);
-  return user && { id: user.id, accountId: user.accountId };
+  const user = await activeUser({ userId: token.sub, accountId: token.accountId, sessionId: token.sid });
+  return user && { id: user.id, accountId: user.accountId, sessionId: user.sessionId };
 }

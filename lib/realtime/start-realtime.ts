@@ -8,30 +8,40 @@ import { fanOutKind, installAnnouncer, POKE_EVENT, throttleAnnouncements } from 
 import { accountRoom, startChangeFeed, userRoom, type ChangeFeed } from "./change-feed";
 import { catchUpSchema, MAX_REPLAY, readChangeSchema, SOCKET_EVENTS } from "./change-schema";
 import { socketUser } from "./socket-auth";
+import { sessionRoom } from "./disconnect-sessions";
 
 interface SocketData {
   userId: string;
   accountId: string;
+  sessionId: string;
 }
 
 const holder = globalThis as unknown as { __parleyIo?: Server };
 
-// Open sockets are checked again this often: a user disabled (or moved to another account) since the handshake
-// loses the live feed within it, as pages and routes refuse them on their next request.
+// Open sockets are checked again this often: a session that expired, or was ended where the socket.io server could
+// not be told (lib/realtime/disconnect-sessions.ts), and a user disabled or moved to another account since the
+// handshake, lose the live feed within it, as pages and routes refuse them on their next request. Ending a session
+// from a server disconnects its sockets at once.
 const RECHECK_MS = 5_000;
 
 async function dropStaleSockets(io: Server): Promise<void> {
   const sockets = [...io.of("/").sockets.values()];
   if (sockets.length === 0) return;
-  const ids = [...new Set(sockets.map((s) => (s.data as SocketData).userId))];
-  const users = await readDb().user.findMany({
-    where: { id: { in: ids }, disabledAt: null },
-    select: { id: true, accountId: true },
+  const ids = [...new Set(sockets.map((s) => (s.data as SocketData).sessionId))];
+  const now = new Date();
+  const sessions = await readDb().portalSession.findMany({
+    where: { id: { in: ids }, revokedAt: null, expiresAt: { gt: now }, user: { disabledAt: null } },
+    select: { id: true, userId: true, accountId: true, user: { select: { accountId: true } } },
   });
-  const active = new Map(users.map((u) => [u.id, u.accountId]));
+  const open = new Map(sessions.map((s) => [s.id, s]));
   for (const socket of sockets) {
     const data = socket.data as SocketData;
-    if (active.get(data.userId) !== data.accountId) socket.disconnect(true);
+    const session = open.get(data.sessionId);
+    const stands =
+      session?.userId === data.userId &&
+      session.accountId === data.accountId &&
+      session.user.accountId === data.accountId;
+    if (!stands) socket.disconnect(true);
   }
 }
 
@@ -81,7 +91,7 @@ export async function startRealtime(io: Server): Promise<{ feed: ChangeFeed; sto
     socketUser(socket.request)
       .then((user) => {
         if (!user) return next(new Error("Unauthorized"));
-        socket.data = { userId: user.id, accountId: user.accountId } satisfies SocketData;
+        socket.data = { userId: user.id, accountId: user.accountId, sessionId: user.sessionId } satisfies SocketData;
         next();
       })
       .catch((error: unknown) => {
@@ -92,7 +102,7 @@ export async function startRealtime(io: Server): Promise<{ feed: ChangeFeed; sto
 
   io.on("connection", (socket: Socket) => {
     const data = socket.data as SocketData;
-    void socket.join([accountRoom(data.accountId), userRoom(data.userId)]);
+    void socket.join([accountRoom(data.accountId), userRoom(data.userId), sessionRoom(data.sessionId)]);
     // Everything of the account after a position: the reconnect path (and the first connection after a page load).
     socket.on(SOCKET_EVENTS.catchUp, (raw: unknown, ack: unknown) => {
       if (typeof ack !== "function") return;

@@ -1,6 +1,7 @@
 import { logger } from "../log";
 import { pruneWebhookEvents } from "../webhooks/prune-webhook-events";
 import { pruneMessages } from "./prune-messages";
+import { pruneSessions } from "./prune-sessions";
 import { withRetentionLock } from "./retention-lock";
 
 const DAY_MS = 86_400_000;
@@ -20,6 +21,8 @@ export interface RetentionPass {
   conversations: number;
   idempotencyRecords: number;
   webhookEvents: number;
+  /** Portal sessions ended more than a day ago. */
+  portalSessions: number;
   batches: number;
   /** The longest batch, from its first statement to its commit (how long it held SQLite's write lock). */
   maxBatchMs: number;
@@ -32,6 +35,7 @@ const EMPTY: RetentionPass = {
   conversations: 0,
   idempotencyRecords: 0,
   webhookEvents: 0,
+  portalSessions: 0,
   batches: 0,
   maxBatchMs: 0,
   busy: false,
@@ -39,7 +43,8 @@ const EMPTY: RetentionPass = {
 
 /**
  * The retention pass of a delivery worker: every interval, finished webhook events past their retention and, when a
- * message retention is set, settled messages past it, each in small batches (lib/retention/prune-in-batches.ts).
+ * message retention is set, settled messages past it, each in small batches (lib/retention/prune-in-batches.ts);
+ * and portal sessions ended a day ago.
  * Webhook events of messages go no later than their messages do, so the shorter of the two retentions counts for
  * them.
  */
@@ -101,7 +106,8 @@ export class RetentionSweeper {
       this.log.debug("retention pass skipped: another worker is pruning");
       return { ...EMPTY, busy: true };
     }
-    if (pass.messages + pass.webhookEvents + pass.idempotencyRecords > 0) this.log.info(pass, "retention pass");
+    if (pass.messages + pass.webhookEvents + pass.idempotencyRecords + pass.portalSessions > 0)
+      this.log.info(pass, "retention pass");
     else this.log.debug(pass, "retention pass: nothing due");
     return pass;
   }
@@ -128,6 +134,7 @@ export class RetentionSweeper {
       pass.idempotencyRecords = messages.idempotencyRecords;
       pass.batches += messages.batches;
     }
+    pass.portalSessions = await pruneSessions(now);
     pass.maxBatchMs = Math.round(maxBatchMs * 10) / 10;
     return pass;
   }

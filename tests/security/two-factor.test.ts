@@ -183,7 +183,7 @@ describe("signing in with two-factor on", () => {
     const used = await codeOf(secret);
     expect(await attemptSignIn(email, password, used)).toBe("TwoFactorWrongCode");
     // The cookie from a code works like any session.
-    const session = await portalCookie(server, email, password, await codeOf(secret, 1));
+    const session = await portalCookie(server, email, password, { code: await codeOf(secret, 1) });
     const listing = await call(server, "GET", api("/conversations"), { headers: { cookie: session } });
     expect(listing.status).toBe(200);
   });
@@ -276,7 +276,7 @@ describe("an account that requires two-factor", () => {
     expect(off.json.data.error_message).toMatch(/requires two-factor/);
 
     // Back to optional for the tests that follow (the admin signs in again with a code).
-    adminCookie = await portalCookie(server, adminEmail, password, await codeOf(adminSecret));
+    adminCookie = await portalCookie(server, adminEmail, password, { code: await codeOf(adminSecret) });
     const unset = await post(adminCookie, "", { requireTwoFactor: false }, "PUT");
     expect(unset.status, unset.text).toBe(200);
     expect(email).toBeTruthy();

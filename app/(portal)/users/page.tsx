@@ -11,7 +11,7 @@ export const metadata = { title: "Users · Parley" };
 export default async function Page() {
   const user = await requireAdmin();
   const [users, audit] = await Promise.all([
-    listUsers({ accountId: user.accountId, start: 0, count: USER_PAGE_SIZE }),
+    listUsers({ accountId: user.accountId, start: 0, count: USER_PAGE_SIZE, currentSessionId: user.sessionId }),
     listAudit({ accountId: user.accountId, start: 0, count: AUDIT_PAGE_SIZE }),
   ]);
   return (

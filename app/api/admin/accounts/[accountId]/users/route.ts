@@ -8,10 +8,11 @@ import { newUserInput } from "@/lib/accounts/user-schema";
 
 export const dynamic = "force-dynamic";
 
-// GET /api/admin/accounts/{accountId}/users?start&count: the account's portal users.
-export const GET = withAdmin(async ({ req, accountId }) => {
+// GET /api/admin/accounts/{accountId}/users?start&count: the account's portal users, each with their open sessions.
+export const GET = withAdmin(async ({ req, accountId, actor }) => {
   const page = parseInput(pageQuery, queryObject(req));
-  return adminResult(await listUsers({ accountId, ...page }));
+  const currentSessionId = actor.kind === "user" ? actor.sessionId : undefined;
+  return adminResult(await listUsers({ accountId, ...page, currentSessionId }));
 });
 
 // POST /api/admin/accounts/{accountId}/users: {email, name?, role}; the answer carries the generated initial
