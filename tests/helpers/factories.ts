@@ -71,17 +71,20 @@ export async function call(
   path: string,
   options: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
 ): Promise<ApiResponse> {
+  // A JSON body is declared JSON, as the portal and API clients declare it (the portal refuses anything else).
+  const declared = Object.keys(options.headers ?? {}).some((name) => name.toLowerCase() === "content-type");
+  const json = options.body !== undefined && options.rawBody === undefined && !declared;
   const response = await fetch(server.baseUrl + path, {
     method,
-    headers: options.headers,
+    headers: json ? { ...options.headers, "content-type": "application/json" } : options.headers,
     body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
   });
   const text = await response.text();
-  let json: Record<string, unknown> = {};
+  let answer: Record<string, unknown> = {};
   try {
-    json = JSON.parse(text);
+    answer = JSON.parse(text);
   } catch {
     // left empty: the test asserts on text
   }
-  return { status: response.status, headers: response.headers, json, text };
+  return { status: response.status, headers: response.headers, json: answer, text };
 }
