@@ -61,7 +61,6 @@ export function pageContentSecurityPolicy(nonce: string, options: { dev?: boolea
 const PERMISSIONS_POLICY = [
   "accelerometer",
   "autoplay",
-  "bluetooth",
   "camera",
   "display-capture",
   "encrypted-media",
