@@ -23,6 +23,7 @@ import {
 } from "./lib/http/envelope-answers";
 import { CLIENT_IP_HEADER } from "./lib/auth/client-ip";
 import { crossSiteRefusal, handshakeRefusal, recordCrossSiteRefusal } from "./lib/http/refuse-cross-site";
+import { applySecurityHeaders, dataSecurityHeaders } from "./lib/http/security-headers";
 import { startWorkerChild, type WorkerChild } from "./lib/boot/worker-child";
 import { startRealtime } from "./lib/realtime/start-realtime";
 import { announceChanges } from "./lib/realtime/announce-changes";
@@ -92,6 +93,8 @@ async function main(): Promise<void> {
     const checked = checkRequest(method, req.url ?? "/", routePatterns);
     req.url = checked.target;
     const pathname = checked.target.split("?")[0]!;
+    // CSP (with a fresh nonce for a page, given to Next on the request), framing, sniffing, referrer, HSTS.
+    applySecurityHeaders(req, res, pathname);
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
@@ -199,6 +202,8 @@ async function main(): Promise<void> {
         .finally(() => callback("cross-site handshake refused", false));
     },
   });
+  // socket.io answers its own requests (polling, the websocket handshake): they carry the headers too.
+  io.engine.on("headers", (headers: Record<string, string>) => Object.assign(headers, dataSecurityHeaders()));
   (globalThis as unknown as { __parleyIo?: SocketServer }).__parleyIo = io;
   // The live conversation view: the change feed, socket authentication, catch-up and multi-server fan-out.
   const realtime = await startRealtime(io);

@@ -13,6 +13,7 @@ const inputs = [
   "lib",
   "public",
   "next.config.js",
+  "instrumentation-client.ts",
   "postcss.config.mjs",
   "tsconfig.json",
   "package-lock.json",

@@ -4,6 +4,7 @@ import { ApiError } from "../api/api-error";
 import { errorEnvelope } from "../api/envelope";
 import type { ErrorCode } from "../api/error-codes";
 import type { Logger } from "../log";
+import { dataSecurityHeaders } from "./security-headers";
 
 // The envelope written by the server itself, where no route handler answers: requests refused before routing,
 // failures nothing else caught, malformed HTTP, and the error answers Next.js makes on its own (405, 404 pages,
@@ -20,6 +21,9 @@ function envelopeHeaders(body: Buffer, requestId: string): OutgoingHttpHeaders {
     "content-length": String(body.length),
     "x-request-id": requestId,
     "cache-control": "no-store",
+    // Written after every other header is removed (or on a socket no other code writes to): the envelope carries
+    // the security headers of every answer itself.
+    ...dataSecurityHeaders(),
   };
 }
 

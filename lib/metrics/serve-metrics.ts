@@ -8,6 +8,7 @@ import { errorEnvelope } from "../api/envelope";
 import type { ErrorCode } from "../api/error-codes";
 import { requestIdFrom } from "../api/request-id";
 import { env } from "../env";
+import { dataSecurityHeaders } from "../http/security-headers";
 import { logger } from "../log";
 import { metrics } from "./define-metrics";
 import { readDatabaseGauges } from "./read-database-gauges";
@@ -128,6 +129,7 @@ export async function serveMetrics(
 export async function startWorkerMetrics(port: number, host: string): Promise<{ port: number; server: Server }> {
   const server = createServer((req, res) => {
     const pathname = (req.url ?? "/").split("?")[0];
+    for (const [name, value] of Object.entries(dataSecurityHeaders())) res.setHeader(name, value);
     const answer =
       pathname === "/metrics"
         ? serveMetrics(req, res, "worker")

@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
+import { expect, test } from "../helpers/browser-test";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, createUser, parley, type DemoCredentials } from "../helpers/cli";
 

@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../helpers/browser-test";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, parley, type DemoCredentials } from "../helpers/cli";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";

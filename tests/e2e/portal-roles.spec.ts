@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "../helpers/browser-test";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, createUser, type DemoCredentials } from "../helpers/cli";
 import { navItems } from "../../components/portal/nav-items";

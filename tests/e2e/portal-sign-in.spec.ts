@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../helpers/browser-test";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, type DemoCredentials } from "../helpers/cli";
 

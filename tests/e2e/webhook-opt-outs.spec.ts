@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "../helpers/browser-test";
 import { Webhook } from "standardwebhooks";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, parley, type DemoCredentials } from "../helpers/cli";
