@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "../helpers/browser-test";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, createUser, parley, type DemoCredentials } from "../helpers/cli";
 import { adminRoutes } from "../helpers/admin-routes";
@@ -178,7 +179,7 @@ for (const [where, host] of [
   ["the same host on another port", "127.0.0.1"],
   ["another site", "localhost"],
 ] as const) {
-  test(`a signed-in admin who opens a hostile page on ${where} loses nothing`, async ({ page, context }) => {
+  test(`a signed-in admin who opens a hostile page on ${where} loses nothing`, async ({ page, context, csp }) => {
     await signIn(page);
     const before = await accountState();
     const refusalsBefore = (await adminGet("/audit?action=request.cross_site_refused&count=1")).total as number;
@@ -190,6 +191,8 @@ for (const [where, host] of [
     });
 
     expect(await accountState()).toEqual(before);
+    // The refusals the forms posted into their frames are not even shown there: framing any answer is refused.
+    expect(csp.take().filter((violation) => !/frame-ancestors/.test(violation))).toEqual([]);
     expect(await attacker.evaluate(() => (window as unknown as { socketOpened?: boolean }).socketOpened)).toBeFalsy();
     // The forms and no-cors fetches did reach the server (the browser sent them), and were refused there.
     const refusals = (await adminGet("/audit?action=request.cross_site_refused&count=1")).total as number;

@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { expect, test } from "../helpers/browser-test";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, type DemoCredentials } from "../helpers/cli";
 

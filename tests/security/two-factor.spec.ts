@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "../helpers/browser-test";
 import { generate } from "otplib";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, type DemoCredentials } from "../helpers/cli";
