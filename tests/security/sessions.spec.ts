@@ -146,5 +146,8 @@ test("a copy of the session cookie is refused after Sign out", async ({ browser 
 
   await original.getByRole("button", { name: "Sign out" }).click();
   await expect(original).toHaveURL(/\/login/);
-  expect(await nextClick(copy)).toBe("sign-in page");
+  // The copy's live connection is closed at once (the conversation view may send it to the sign-in page by itself);
+  // its next request, whatever it is, lands there.
+  await copy.goto(server.baseUrl + "/messages");
+  await expect(copy.getByRole("heading", { level: 1, name: "Sign in to Parley" })).toBeVisible();
 });
