@@ -1,4 +1,5 @@
 import { generate } from "otplib";
+import { io } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
@@ -237,6 +238,20 @@ describe("signing in with two-factor on", () => {
   });
 });
 
+/** Whether the live view's socket.io handshake with this session cookie goes through. */
+function liveView(cookie: string): Promise<string> {
+  const socket = io(server.baseUrl, {
+    path: "/socket.io",
+    transports: ["websocket"],
+    reconnection: false,
+    extraHeaders: { cookie },
+  });
+  return new Promise<string>((resolve) => {
+    socket.on("connect", () => resolve("connected"));
+    socket.on("connect_error", (error) => resolve(`refused: ${error.message}`));
+  }).finally(() => socket.close());
+}
+
 describe("an account that requires two-factor", () => {
   it("is set by an admin who has it on, and then lets a user without it do nothing but enrol", async () => {
     // An admin without two-factor is refused the setting: it would lock them out of their own work.
@@ -263,6 +278,7 @@ describe("an account that requires two-factor", () => {
     expect(await profile.text()).toContain("Your account requires two-factor sign-in");
     const status = await call(server, "GET", api("/profile/two-factor"), { headers: { cookie } });
     expect(status.json.data.twoFactor).toMatchObject({ state: "off", required: true });
+    expect(await liveView(cookie)).toBe("refused: Unauthorized");
     // API keys are not people: the requirement does not touch them.
     expect((await call(server, "GET", api("/users"), { headers: account.headers })).status).toBe(200);
 
@@ -270,6 +286,7 @@ describe("an account that requires two-factor", () => {
     expect((await call(server, "GET", api("/conversations"), { headers: { cookie } })).status).toBe(200);
     const conversations = await fetch(`${server.baseUrl}/conversations`, { headers: { cookie }, redirect: "manual" });
     expect(conversations.status).toBe(200);
+    expect(await liveView(cookie)).toBe("connected");
     // …and cannot turn it off while it is required.
     const off = await post(cookie, "/profile/two-factor/disable", { code: await codeOf(secret) });
     expect(off.status).toBe(400);
