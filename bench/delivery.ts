@@ -146,25 +146,27 @@ interface Phase {
 }
 
 /**
- * Times the worker's own steps from outside: its methods are replaced on this instance by timed wrappers (the
- * worker calls them through `this`). Wall time per step; steps overlap only for receipts.
+ * Times the worker's own steps from outside: their methods are replaced on the worker, its outcome recorder and its
+ * receipt batches by timed wrappers (each calls them through `this`). Wall time per step; steps overlap only for
+ * receipts.
  */
 function timePhases(worker: DeliveryWorker): Record<string, Phase> {
   const phases: Record<string, Phase> = {};
-  const target = worker as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const names = [
-    "tick",
-    "claimNumbers",
-    "sendRound",
-    "loadQueues",
-    "loadAccounts",
-    "reserve",
-    "record",
-    "handleReceipt",
-    "flushReceipts",
+  type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const parts = worker as unknown as { outcomes: Methods; receipts: Methods };
+  const owners: [string, Methods][] = [
+    ["tick", worker as unknown as Methods],
+    ["claimNumbers", worker as unknown as Methods],
+    ["sendRound", worker as unknown as Methods],
+    ["loadQueues", worker as unknown as Methods],
+    ["loadAccounts", worker as unknown as Methods],
+    ["reserve", worker as unknown as Methods],
+    ["record", parts.outcomes],
+    ["handleReceipt", parts.receipts],
+    ["flushReceipts", parts.receipts],
   ];
-  for (const name of names) {
-    const original = target[name]!.bind(worker);
+  for (const [name, target] of owners) {
+    const original = target[name]!.bind(target);
     const phase: Phase = (phases[name] = { calls: 0, ms: 0, items: 0, failed: 0, errors: [] });
     target[name] = async (...args: unknown[]) => {
       const started = performance.now();

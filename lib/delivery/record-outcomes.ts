@@ -1,0 +1,164 @@
+import { performance } from "node:perf_hooks";
+import type { Logger } from "pino";
+import { writeTransaction, type Steps } from "../db/steps";
+import { uuidv4 } from "../db/ids";
+import { insertRowsSteps, insertSdrsSteps, MESSAGE_PART_COLUMNS, type SdrRow } from "../db/insert-rows";
+import type { SubmitResult } from "../carriers/carrier";
+import { enqueueDeliveryStatusEventSteps } from "../webhooks/enqueue-events";
+import { metrics } from "../metrics/define-metrics";
+import { sdr } from "./sdr-writer";
+import { updateMessages, type MessageChange } from "./update-messages";
+import type { NumberLeases } from "./lease-numbers";
+import type { RoundResult } from "./pace-departures";
+import { lockHeldNumbersSteps } from "./round-queries";
+
+type Answered = RoundResult & { result: SubmitResult };
+
+export interface OutcomeOptions {
+  workerId: string;
+  leases: NumberLeases;
+  leaseMs: number;
+  validityMs: number;
+  maxAttempts: number;
+  retryDelaysMs: number[];
+  /** Whether the worker is stopping: it then gives up on a round it cannot record. */
+  stopped: () => boolean;
+  log: Logger;
+}
+
+/** A round's answers recorded: the parts sent, retried later, failed or rejected, with their SDRs and webhook events. */
+export class OutcomeRecorder {
+  constructor(private readonly options: OutcomeOptions) {}
+
+  /**
+   * Writes a round's answers, trying again while the database cannot be reached, for up to a lease period: answers
+   * dropped would send their parts again (a second copy for the phone). The fencing in record() keeps a late write
+   * from overriding a worker that has taken the numbers over meanwhile.
+   */
+  async recordPersistently(results: RoundResult[]): Promise<void> {
+    const started = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.record(results);
+      } catch (error) {
+        if (this.options.stopped() || performance.now() - started > this.options.leaseMs) throw error;
+        this.options.log.warn({ err: error, attempt }, "could not record the round's answers; trying again");
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 100 * 2 ** attempt)));
+      }
+    }
+  }
+
+  /**
+   * The carrier's answers of one round, written in a handful of statements: messages are updated in groups. Only
+   * for the numbers this worker still holds (fencing): the transaction first locks the rows of its numbers that
+   * still name it as their lease owner; the answers for a number another worker has taken over since (this one was
+   * paused, or cut off from the database, past its lease) are dropped, for that worker sends those parts again and
+   * records its own answers. A number whose lease ran out but that nobody took keeps its answers: no one else can
+   * have sent for it meanwhile. Parts that were not handed to the carrier (`result` null) are left as they were.
+   */
+  async record(results: RoundResult[]): Promise<void> {
+    const answered = results.filter((r): r is Answered => r.result !== null);
+    if (answered.length === 0) return;
+    countSubmits(await writeTransaction(() => this.recordSteps(answered)));
+  }
+
+  private *recordSteps(answered: Answered[]): Steps<SdrRow[]> {
+    const numbers = [...new Set(answered.map((r) => r.allocation.message.from))];
+    const stillMine = new Set(yield* lockHeldNumbersSteps(this.options.workerId, numbers));
+    const lost = numbers.filter((n) => !stillMine.has(n));
+    if (lost.length > 0) {
+      this.options.leases.drop(lost);
+      this.options.log.warn(
+        { numbers: lost, parts: answered.filter((r) => !stillMine.has(r.allocation.message.from)).length },
+        "answers not recorded: another worker took these numbers over; it sends their parts again",
+      );
+    }
+    return yield* this.write(answered.filter((r) => stillMine.has(r.allocation.message.from)));
+  }
+
+  private *write(results: Answered[]): Steps<SdrRow[]> {
+    if (results.length === 0) return [];
+    const { validityMs, maxAttempts } = this.options;
+    const sdrs: SdrRow[] = [];
+    const parts: unknown[][] = [];
+    // Messages that get the same change are updated together, keyed by the change.
+    const groups = new Map<string, { data: MessageChange; ids: string[] }>();
+    const change = (data: MessageChange, id: string) => {
+      const key = JSON.stringify(data);
+      const group = groups.get(key) ?? { data, ids: [] };
+      group.ids.push(id);
+      groups.set(key, group);
+    };
+    const roundTime = Math.max(...results.map((r) => r.at));
+    for (const { allocation, result, at } of results) {
+      const { message, part } = allocation;
+      const seg = part.segmentNumber;
+      if (result.ok) {
+        parts.push([uuidv4(), message.messageId, seg, result.carrierMessageId, "wait_dlr", new Date(at), null]);
+        sdrs.push(
+          sdr(message.messageId, message.accountId, "message_sent", at, {
+            segmentNumber: seg,
+            statusDetails: result.note ?? "",
+          }),
+        );
+        const last = seg >= part.totalSegments;
+        if (last) sdrs.push(sdr(message.messageId, message.accountId, "wait_dlr", at));
+        change(
+          {
+            partsSubmitted: seg,
+            attempts: 0,
+            nextAttemptAt: null,
+            ...(last ? { status: "sent", expiresAt: new Date(roundTime + validityMs) } : {}),
+          },
+          message.messageId,
+        );
+      } else if (result.temporary && message.attempts + 1 < maxAttempts) {
+        const attempts = message.attempts + 1;
+        const retryAt = roundTime + this.retryDelay(attempts);
+        sdrs.push(
+          sdr(message.messageId, message.accountId, "retry", at, {
+            segmentNumber: seg,
+            statusDetails: `${result.code} ${result.detail}; attempt ${attempts + 1} at ${new Date(retryAt).toISOString()}`,
+          }),
+        );
+        change(
+          { attempts, nextAttemptAt: new Date(retryAt), status: message.partsSubmitted > 0 ? "sending" : "queued" },
+          message.messageId,
+        );
+      } else {
+        const outcome = result.temporary ? "failed" : "rejected";
+        sdrs.push(
+          sdr(message.messageId, message.accountId, outcome, at, {
+            segmentNumber: seg,
+            statusDetails: `${result.code} ${result.detail}${result.temporary ? `; gave up after ${maxAttempts} attempts` : ""}`,
+            referenceId: message.referenceId,
+          }),
+        );
+        change({ status: outcome, nextAttemptAt: null }, message.messageId);
+      }
+    }
+    const now = new Date();
+    for (const { data, ids } of groups.values()) yield* updateMessages(data, ids, now);
+    yield* insertRowsSteps("MessagePart", MESSAGE_PART_COLUMNS, parts);
+    yield* insertSdrsSteps(sdrs);
+    yield* enqueueDeliveryStatusEventSteps(sdrs);
+    return sdrs;
+  }
+
+  private retryDelay(attempts: number): number {
+    const delays = this.options.retryDelaysMs;
+    return delays[Math.min(attempts - 1, delays.length - 1)]!;
+  }
+}
+
+/** The submit counters, from a recorded round's SDRs: a part accepted, retried later, failed or rejected. */
+function countSubmits(sdrs: SdrRow[]): void {
+  const m = metrics();
+  let submitted = 0;
+  for (const record of sdrs) {
+    if (record.status === "message_sent") submitted += 1;
+    else if (record.status === "retry" || record.status === "failed" || record.status === "rejected")
+      m.submitErrors.inc({ outcome: record.status });
+  }
+  if (submitted > 0) m.segmentsSubmitted.inc(submitted);
+}

@@ -1,0 +1,306 @@
+import { dbProvider } from "../db/client";
+import { execute, query, readTransaction, type Steps } from "../db/steps";
+import { binder, boundValue, chunks, insertSdrsSteps, placeholder, placeholderList } from "../db/insert-rows";
+import type { Encoding } from "../segments/count-segments";
+import { destinationTimeZone } from "./destination-time-zone";
+import { sdr } from "./sdr-writer";
+import { bulkDestinations, type AccountState, type Allocation, type QueuedMessage } from "./plan-round";
+
+// Every statement the delivery worker runs for its rounds: claiming and giving back numbers, reading the queues and
+// accounts a round is planned from, reserving what it planned, and the lease check its answers are recorded under.
+// Statements are steps (lib/db/steps.ts), so that a transaction made of several runs in one synchronous go on SQLite.
+
+/** A number this worker holds, as stored. */
+export interface HeldRow {
+  number: string;
+  accountId: string;
+  ratePerSecond: number;
+  nextSendAt: Date | string | null;
+  leaseUntil: Date | string | null;
+}
+
+/** The numbers with outbound messages waiting or being sent, at most `limit` of them. */
+export function* pendingNumbersSteps(limit: number): Steps<string[]> {
+  const pending = yield* query<{ fromNumber: string }>(
+    `SELECT DISTINCT "fromNumber" FROM "Message" WHERE "status" IN ('queued', 'sending') AND "direction" = 'outbound' LIMIT ${limit}`,
+  );
+  return pending.map((p) => p.fromNumber);
+}
+
+/** Takes or renews the lease on those of `numbers` that nobody else holds, or whose lease has run out. */
+export function* leaseNumbersSteps(workerId: string, numbers: string[], now: number, leaseMs: number): Steps<void> {
+  for (const chunk of chunks(numbers)) {
+    const values: unknown[] = [];
+    const bind = binder(values);
+    yield* execute(
+      `UPDATE "PhoneNumber" SET "leaseOwner" = ${bind("text", workerId)}, "leaseUntil" = ${bind("date", new Date(now + leaseMs))}
+         WHERE "number" IN (${placeholderList(values, chunk)})
+           AND ("leaseOwner" IS NULL OR "leaseOwner" = ${bind("text", workerId)} OR "leaseUntil" < ${bind("date", new Date(now))})`,
+      values,
+    );
+  }
+}
+
+/** The numbers whose lease names this worker. */
+export function* heldNumbersSteps(workerId: string): Steps<HeldRow[]> {
+  const values: unknown[] = [];
+  return yield* query<HeldRow>(
+    `SELECT "number", "accountId", "ratePerSecond", "nextSendAt", "leaseUntil" FROM "PhoneNumber"
+       WHERE "leaseOwner" = ${binder(values)("text", workerId)}`,
+    values,
+  );
+}
+
+/** Gives numbers back, writing their next slots (`slotOf`, when it has one), in one statement a chunk. */
+export function* releaseNumbersSteps(
+  workerId: string,
+  numbers: string[],
+  slotOf: (number: string) => number | null | undefined,
+): Steps<void> {
+  for (const chunk of chunks(numbers, 5_000)) {
+    const values: unknown[] = [];
+    const bind = binder(values);
+    const cases = chunk
+      .filter((n) => slotOf(n))
+      .map((n) => `WHEN ${bind("text", n)} THEN ${bind("date", new Date(slotOf(n)!))}`);
+    const nextSendAt = cases.length > 0 ? `CASE "number" ${cases.join(" ")} ELSE "nextSendAt" END` : `"nextSendAt"`;
+    const owner = bind("text", workerId);
+    const list = placeholderList(values, chunk);
+    yield* execute(
+      `UPDATE "PhoneNumber" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "nextSendAt" = ${nextSendAt}
+         WHERE "leaseOwner" = ${owner} AND "number" IN (${list})`,
+      values,
+    );
+  }
+}
+
+/** Of `numbers`, those whose lease still names this worker, their rows locked until the transaction ends. */
+export function* lockHeldNumbersSteps(workerId: string, numbers: string[]): Steps<string[]> {
+  const values: unknown[] = [workerId];
+  const list = placeholderList(values, numbers);
+  // An UPDATE that changes nothing, for its row locks (PostgreSQL) or the write lock (SQLite): a claim by
+  // another worker waits for this transaction, and then sees the round recorded.
+  const held = yield* query<{ number: string }>(
+    `UPDATE "PhoneNumber" SET "leaseOwner" = "leaseOwner"
+       WHERE "leaseOwner" = ${placeholder(1, "text")} AND "number" IN (${list}) RETURNING "number"`,
+    values,
+  );
+  return held.map((h) => h.number);
+}
+
+interface QueuedRow {
+  id: string;
+  accountId: string;
+  fromNumber: string;
+  toNumber: string;
+  body: string;
+  media: string;
+  numSegments: number | bigint;
+  encoding: string;
+  bulk: boolean | number | bigint;
+  status: string;
+  partsSubmitted: number | bigint;
+  attempts: number | bigint;
+  nextAttemptAt: Date | string | null;
+  createdAt: Date | string;
+  referenceId: string | null;
+}
+
+/** The first few messages of each number's queue, in the order pacing serves them. */
+export async function loadQueues(numbers: string[]): Promise<Map<string, QueuedMessage[]>> {
+  const rows = await readTransaction(() => queueSteps(numbers));
+  const queues = new Map<string, QueuedMessage[]>();
+  for (const m of rows) {
+    const list = queues.get(m.fromNumber) ?? [];
+    const partsSubmitted = Number(m.partsSubmitted);
+    list.push({
+      messageId: m.id,
+      accountId: m.accountId,
+      from: m.fromNumber,
+      to: m.toNumber,
+      body: m.body,
+      media: JSON.parse(m.media) as string[],
+      numSegments: Number(m.numSegments),
+      encoding: m.encoding as Encoding,
+      bulk: Boolean(m.bulk),
+      inProgress: m.status === "sending" && partsSubmitted > 0,
+      partsSubmitted,
+      attempts: Number(m.attempts),
+      eligibleAt: storedTime(m.nextAttemptAt),
+      createdAt: storedTime(m.createdAt)!,
+      referenceId: m.referenceId,
+    });
+    queues.set(m.fromNumber, list);
+  }
+  return queues;
+}
+
+/** The first four messages of each number's queue (sending first, then ad hoc before bulk, oldest first). */
+function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
+  const rows: QueuedRow[] = [];
+  for (const chunk of chunks(numbers)) {
+    const values: unknown[] = [];
+    const list = placeholderList(values, chunk);
+    rows.push(
+      ...(yield* query<QueuedRow>(
+        `SELECT m."id", m."accountId", m."fromNumber", m."toNumber", m."body", m."media", m."numSegments", m."encoding",
+                m."bulk", m."status", m."partsSubmitted", m."attempts", m."nextAttemptAt", m."createdAt", m."referenceId"
+         FROM (
+           SELECT "id", ROW_NUMBER() OVER (
+             PARTITION BY "fromNumber"
+             ORDER BY CASE WHEN "status" = 'sending' THEN 0 ELSE 1 END, "bulk", "createdAt", "id"
+           ) AS "rank"
+           FROM "Message"
+           WHERE "direction" = 'outbound' AND "status" IN ('queued', 'sending') AND "fromNumber" IN (${list})
+         ) ranked JOIN "Message" m ON m."id" = ranked."id"
+         WHERE ranked."rank" <= 4
+         ORDER BY m."fromNumber", ranked."rank"`,
+        values,
+      )),
+    );
+  }
+  return rows;
+}
+
+interface AccountRow {
+  id: string;
+  rateLimitPerSecond: number;
+  bulkShare: number;
+  nextSendAt: Date | string | null;
+  bulkNextSendAt: Date | string | null;
+  timeZone: string;
+  bulkWindowStart: string;
+  bulkWindowEnd: string;
+}
+
+export async function loadAccounts(ids: string[]): Promise<Map<string, AccountState>> {
+  const accounts = await readTransaction(() => accountSteps(ids));
+  return new Map(
+    accounts.map((a) => {
+      const nextSendAt = storedTime(a.nextSendAt);
+      const bulkNextSendAt = storedTime(a.bulkNextSendAt);
+      return [
+        a.id,
+        {
+          id: a.id,
+          pace: {
+            nextSendAt,
+            bulkNextSendAt,
+            ratePerSecond: Number(a.rateLimitPerSecond),
+            bulkShare: Number(a.bulkShare),
+          },
+          stored: {
+            nextSendAt: nextSendAt === null ? null : new Date(nextSendAt),
+            bulkNextSendAt: bulkNextSendAt === null ? null : new Date(bulkNextSendAt),
+          },
+          timeZone: a.timeZone,
+          window: { start: a.bulkWindowStart, end: a.bulkWindowEnd },
+        },
+      ];
+    }),
+  );
+}
+
+function* accountSteps(ids: string[]): Steps<AccountRow[]> {
+  const values: unknown[] = [];
+  return yield* query<AccountRow>(
+    `SELECT "id", "rateLimitPerSecond", "bulkShare", "nextSendAt", "bulkNextSendAt", "timeZone", "bulkWindowStart",
+            "bulkWindowEnd"
+     FROM "Account" WHERE "id" IN (${placeholderList(values, ids)})`,
+    values,
+  );
+}
+
+/** Bulk candidates need their destination's zone; looked up before planning (cached after the first). */
+export async function loadZones(queues: ReadonlyMap<string, QueuedMessage[]>): Promise<Map<string, string | null>> {
+  const zones = new Map<string, string | null>();
+  for (const to of bulkDestinations(queues)) zones.set(to, await destinationTimeZone(to));
+  return zones;
+}
+
+/**
+ * Writes the round's claims before anything is submitted: the accounts' next slots (compare-and-set, so workers
+ * sharing an account never both take a slot), a check that this worker still holds each number's lease, and a
+ * `sending` record per part. A few statements per round, whatever its size (per-row statements through Prisma
+ * cost about a millisecond each here). A number's own next slot stays in this worker's memory while it holds
+ * the number, and is written when it gives the number back: a worker that dies stops renewing its leases, so the
+ * next holder starts a whole lease period (30 s) after its last send, which pacing allows.
+ * `lost` is told, inside the transaction, of the numbers whose lease this worker no longer holds.
+ */
+export function* reserveSteps(
+  workerId: string,
+  allocations: Allocation[],
+  accounts: Map<string, AccountState>,
+  touchedAccounts: Set<string>,
+  now: number,
+  lost: (numbers: string[]) => void,
+): Steps<Allocation[]> {
+  const lostAccounts = new Set<string>();
+  const date = (at: number | Date | null) => (at === null ? null : new Date(at));
+  for (const id of touchedAccounts) {
+    const account = accounts.get(id)!;
+    const values: unknown[] = [];
+    const bind = binder(values);
+    const updated = yield* execute(
+      `UPDATE "Account" SET "nextSendAt" = ${bind("date", date(account.pace.nextSendAt))},
+           "bulkNextSendAt" = ${bind("date", date(account.pace.bulkNextSendAt))}, "updatedAt" = ${bind("date", new Date(now))}
+         WHERE "id" = ${bind("text", id)} AND ${sameAs(`"nextSendAt"`, bind("date", account.stored.nextSendAt))}
+           AND ${sameAs(`"bulkNextSendAt"`, bind("date", account.stored.bulkNextSendAt))}`,
+      values,
+    );
+    if (updated === 0) lostAccounts.add(id);
+  }
+  const numbers = [...new Set(allocations.map((a) => a.message.from))];
+  const stillMine = new Set<string>();
+  for (const chunk of chunks(numbers)) {
+    const values: unknown[] = [];
+    const bind = binder(values);
+    const rows = yield* query<{ number: string }>(
+      `SELECT "number" FROM "PhoneNumber"
+         WHERE "leaseOwner" = ${bind("text", workerId)} AND "leaseUntil" > ${bind("date", new Date(now))}
+           AND "number" IN (${placeholderList(values, chunk)})`,
+      values,
+    );
+    for (const row of rows) stillMine.add(row.number);
+  }
+  lost(numbers.filter((number) => !stillMine.has(number)));
+  const kept = allocations.filter((a) => !lostAccounts.has(a.message.accountId) && stillMine.has(a.message.from));
+  // A message taken for its first part is claimed only if it is still waiting: the lease holder is not the only
+  // one to change queued messages (a STOP from the destination rejects them), so what the claim did not move to
+  // `sending` is not submitted.
+  const fresh = kept.filter((a) => a.message.partsSubmitted === 0).map((a) => a.message.messageId);
+  const claimed = new Set(fresh.length > 0 ? yield* claimForSending(fresh, now) : []);
+  const submittable = kept.filter((a) => a.message.partsSubmitted > 0 || claimed.has(a.message.messageId));
+  yield* insertSdrsSteps(
+    submittable.map(({ message, part }) =>
+      sdr(message.messageId, message.accountId, "sending", now, { segmentNumber: part.segmentNumber }),
+    ),
+  );
+  return submittable;
+}
+
+/** Moves waiting messages to `sending`; returns the ids it moved. */
+function* claimForSending(ids: string[], now: number): Steps<string[]> {
+  const claimed: string[] = [];
+  for (const chunk of chunks(ids)) {
+    const values: unknown[] = [boundValue("date", new Date(now))];
+    const list = placeholderList(values, chunk);
+    const rows = yield* query<{ id: string }>(
+      `UPDATE "Message" SET "status" = 'sending', "updatedAt" = ${placeholder(1, "date")}
+       WHERE "status" IN ('queued', 'sending') AND "id" IN (${list}) RETURNING "id"`,
+      values,
+    );
+    for (const row of rows) claimed.push(row.id);
+  }
+  return claimed;
+}
+
+/** Null-safe equality of a column and a parameter (SQLite's IS, PostgreSQL's IS NOT DISTINCT FROM). */
+function sameAs(column: string, parameter: string): string {
+  return dbProvider() === "postgresql" ? `${column} IS NOT DISTINCT FROM ${parameter}` : `${column} IS ${parameter}`;
+}
+
+/** Milliseconds since the epoch of a stored time (SQLite gives its text, PostgreSQL a Date), or null. */
+export function storedTime(value: Date | string | null): number | null {
+  return value === null ? null : new Date(value).getTime();
+}
