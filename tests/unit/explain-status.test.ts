@@ -3,7 +3,7 @@ import { explainStatus, isFinalStatus } from "../../lib/messaging/explain-status
 import { receiptText } from "../../lib/carriers/simulator/simulator-carrier";
 
 // The sentences the portal shows at the top of a message, from the SDR details the worker, the carriers and the
-// send path really write (the shapes below are theirs: see lib/delivery/delivery-worker.ts, record-receipt.ts).
+// send path really write (the shapes below are theirs: see lib/delivery/record-outcomes.ts, record-receipt.ts).
 
 const sdr = (status: string, statusDetails = "", segmentNumber?: number) => ({ status, statusDetails, segmentNumber });
 const accepted = [sdr("accepted"), sdr("queued")];
