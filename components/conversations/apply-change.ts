@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { keys } from "@/components/ui/query-keys";
-import { statusRank, type MessageChange, type ThreadMessage } from "@/lib/realtime/change-schema";
+import { statusRank } from "@/lib/messaging/message-status";
+import type { MessageChange, ThreadMessage } from "@/lib/realtime/change-schema";
 import { PENDING_PREFIX, type ThreadData } from "./thread-types";
 
 // The one reducer of the live view: live events and the catch-up after a reconnect both go through applyChange,

@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { SafeImage, SafeLink } from "@/components/ui/safe-link";
 import { formatNumber, formatTime } from "@/components/ui/format-time";
+import { isFailed } from "@/lib/messaging/message-status";
 import { plainReason, type ThreadMessage } from "@/lib/realtime/change-schema";
 import { keepPending } from "./apply-change";
 import { Composer } from "./composer";
@@ -25,11 +26,9 @@ function sender(m: ThreadMessage): string {
   return "API";
 }
 
-const FAILED = ["failed", "undelivered", "expired", "rejected"];
-
 function DeliveryState({ m }: { m: ThreadMessage }) {
   if (m.status === PENDING_STATUS) return <span>Sending…</span>;
-  if (FAILED.includes(m.status))
+  if (isFailed(m.status))
     return (
       <span className="font-medium text-red-700" data-state={m.status}>
         ✕ {m.status} — {plainReason(m.status, m.reason)}
@@ -69,7 +68,7 @@ function Bubble({ m }: { m: ThreadMessage }) {
       </li>
     );
   const out = m.direction === "outbound";
-  const failed = FAILED.includes(m.status);
+  const failed = isFailed(m.status);
   return (
     <li className={`flex ${out ? "justify-end" : "justify-start"}`} data-message-id={m.id}>
       <div className="max-w-[85%] sm:max-w-[70%]">
