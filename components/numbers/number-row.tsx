@@ -8,11 +8,7 @@ import { TextField } from "@/components/ui/field";
 import { serverFieldErrors, zodFieldErrors } from "@/components/ui/field-errors";
 import { formatNumber, formatTime } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
-import {
-  NUMBER_LIMITS,
-  updateNumberInput,
-  type PortalNumber,
-} from "@/lib/numbers/number-schema";
+import { NUMBER_LIMITS, updateNumberInput, type PortalNumber } from "@/lib/numbers/number-schema";
 
 // One number of the list: a table row on a wide window, a card on a narrow one (each cell then names itself).
 

@@ -196,11 +196,7 @@ export function DeliveryLog({ initial, hasUrl }: { initial: EventPage; hasUrl: b
       title="Delivery log"
       description="Every event with its attempts, newest first. Failed attempts are retried for 24 hours."
       actions={
-        <Button
-          variant="secondary"
-          size="sm"
-          onClick={() => void refresh()}
-        >
+        <Button variant="secondary" size="sm" onClick={() => void refresh()}>
           Refresh
         </Button>
       }
