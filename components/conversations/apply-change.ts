@@ -1,11 +1,39 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { keys } from "@/components/ui/query-keys";
-import { statusRank, type MessageChange, type ThreadMessage } from "@/lib/realtime/change-schema";
-import { PENDING_PREFIX, type ThreadData } from "./thread-types";
+import { statusRank } from "@/lib/messaging/message-status";
+import type { MessageChange, ThreadMessage } from "@/lib/realtime/change-schema";
+import type { SimulatorMessage, SimulatorThread } from "@/lib/carriers/simulator/phone-simulator-schema";
+import { PENDING_PREFIX, PENDING_STATUS, type ThreadData } from "./thread-types";
 
-// The one reducer of the live view: live events and the catch-up after a reconnect both go through applyChange,
-// so the two paths cannot disagree. It is idempotent: a change seen twice (two servers, a replay overlapping the
-// live feed) changes nothing the second time, and a status never moves backwards.
+// The one reducer of the live view: live events, the catch-up after a reconnect and the composer's own sends all go
+// through applyChange, so the paths cannot disagree. It is idempotent: a change seen twice (two servers, a replay
+// overlapping the live feed) changes nothing the second time, and a status never moves backwards.
+
+/** What can happen to a thread's messages. */
+export type ThreadChange =
+  /** The server says this is the message's state now (a live event, a replayed one). */
+  | { kind: "message"; message: ThreadMessage }
+  /** The composer shows a bubble at once, under "pending-" + its client id, before the server answered. */
+  | { kind: "pending"; message: ThreadMessage }
+  /** The server took the reply (accepted or refused by a rule such as an opt-out): the bubble gets its id. */
+  | {
+      kind: "answered";
+      conversationId: string;
+      clientId: string;
+      message: {
+        messageId: string;
+        status: "accepted" | "rejected";
+        reason: string;
+        body: string;
+        numSegments: number;
+      };
+    }
+  /** The reply never reached the server, or the server refused the request: the bubble stays, marked failed. */
+  | { kind: "refused"; conversationId: string; clientId: string; reason: string };
+
+function conversationOf(change: ThreadChange): string {
+  return change.kind === "message" || change.kind === "pending" ? change.message.conversationId : change.conversationId;
+}
 
 function newer(current: ThreadMessage, next: ThreadMessage): boolean {
   const a = statusRank(current.status);
@@ -38,20 +66,144 @@ export function upsertMessage(thread: ThreadData, message: ThreadMessage): Threa
   return { ...thread, messages: [...messages, message].sort(byTime) };
 }
 
+/** The composer's bubble for `clientId` while the server has not placed it: by its pending id or its client id. */
+function patchBubble(thread: ThreadData, clientId: string, patch: (m: ThreadMessage) => ThreadMessage): ThreadData {
+  let changed = false;
+  const messages = thread.messages.map((m) => {
+    if (m.id !== PENDING_PREFIX + clientId && !(m.referenceId === clientId && m.status === PENDING_STATUS)) return m;
+    changed = true;
+    return patch(m);
+  });
+  return changed ? { ...thread, messages } : thread;
+}
+
+/** The thread after one change: the pure part of applyChange. */
+export function reduceThread(thread: ThreadData, change: ThreadChange): ThreadData {
+  if (thread.conversation.id !== conversationOf(change)) return thread;
+  switch (change.kind) {
+    case "message":
+      return upsertMessage(thread, change.message);
+    case "pending":
+      if (thread.messages.some((m) => m.id === change.message.id)) return thread;
+      return { ...thread, messages: [...thread.messages, change.message] };
+    case "answered": {
+      const answer = change.message;
+      // Whichever comes first, this answer or the live echo, the other one finds the bubble by id or client id;
+      // once the echo has replaced the bubble, the answer has nothing left to say.
+      return patchBubble(thread, change.clientId, (m) =>
+        m.id.startsWith(PENDING_PREFIX)
+          ? {
+              ...m,
+              id: answer.messageId,
+              status: answer.status === "rejected" ? "rejected" : "queued",
+              reason: answer.reason,
+              body: answer.body,
+              numSegments: answer.numSegments,
+              // Whatever the server says of this message next wins over the browser's guess.
+              updatedAt: "",
+            }
+          : m,
+      );
+    }
+    case "refused":
+      return patchBubble(thread, change.clientId, (m) => ({ ...m, status: "failed", reason: change.reason }));
+  }
+}
+
+function furtherAlong(current: SimulatorMessage, next: SimulatorMessage): boolean {
+  const a = statusRank(current.status);
+  const b = statusRank(next.status);
+  return b > a || (b === a && next.updatedAt > current.updatedAt);
+}
+
+/** A phone's thread read again, keeping what a live change told the cache while the read was on its way. */
+export function keepNewerOnPhone(fresh: SimulatorThread, previous: SimulatorThread | undefined): SimulatorThread {
+  if (!previous) return fresh;
+  const known = new Map(previous.messages.map((m) => [m.messageId, m]));
+  let changed = false;
+  const messages = fresh.messages.map((m) => {
+    const seen = known.get(m.messageId);
+    if (!seen || !furtherAlong(m, seen)) return m;
+    changed = true;
+    return seen;
+  });
+  return changed ? { ...fresh, messages } : fresh;
+}
+
+/** A simulated phone's thread with a message of its conversation added or moved forward. */
+export function reducePhoneThread(thread: SimulatorThread, count: number, message: ThreadMessage): SimulatorThread {
+  const at = thread.messages.findIndex((m) => m.messageId === message.id);
+  const shown: SimulatorMessage = {
+    messageId: message.id,
+    direction: message.direction,
+    body: message.body,
+    media: message.media,
+    status: message.status,
+    rejectReason: message.status === "rejected" ? message.reason || null : null,
+    automatic: message.userType === "automatic",
+    numSegments: message.numSegments,
+    createdAt: message.createdAt,
+    updatedAt: message.updatedAt,
+  };
+  if (at >= 0) {
+    if (!furtherAlong(thread.messages[at]!, shown)) return thread;
+    const messages = [...thread.messages];
+    messages[at] = shown;
+    return { ...thread, messages };
+  }
+  // Older than everything shown: it belongs to the part of the thread not loaded, which only grows by one.
+  const oldest = thread.messages[0];
+  if (oldest && thread.messages.length >= count && shown.createdAt < oldest.createdAt)
+    return { ...thread, total: thread.total + 1 };
+  const messages = [...thread.messages, shown].sort((x, y) =>
+    x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : x.messageId < y.messageId ? -1 : 1,
+  );
+  return { ...thread, messages: messages.slice(-count), total: thread.total + 1 };
+}
+
+type PhoneThreadData = { thread: SimulatorThread };
+
+/** The open phone simulator threads (their query key holds the phone, the account number and how many are shown). */
+function applyToPhones(cache: QueryClient, change: ThreadChange & { kind: "message" }): void {
+  for (const [key, data] of cache.getQueriesData<PhoneThreadData>({ queryKey: keys.simulator.all })) {
+    if (!data) continue;
+    const conversationId = data.thread.conversationId;
+    if (conversationId === null) {
+      // A phone with no conversation yet: the first one of the account's messages to it may have started one.
+      void cache.invalidateQueries({ queryKey: key, exact: true });
+      continue;
+    }
+    if (conversationId !== change.message.conversationId) continue;
+    const count = (key[2] as { count?: number } | undefined)?.count ?? data.thread.messages.length;
+    cache.setQueryData<PhoneThreadData>(key, { thread: reducePhoneThread(data.thread, count, change.message) });
+    // A phone's text may change its opt state (STOP, START): the thread is read again for it.
+    if (change.message.direction === "inbound") void cache.invalidateQueries({ queryKey: key, exact: true });
+  }
+}
+
 /**
- * Applies one change to the cache: the thread it belongs to (if loaded), and, once per burst, the list (previews
- * and unread counts are recomputed by the server: the livechat pattern of refreshing the list query).
+ * Applies one change to the cache: the thread it belongs to (if loaded), an open phone of the simulator talking in
+ * that conversation, and, once per burst for the server's changes, the list (previews and unread counts are
+ * recomputed by the server: the livechat pattern of refreshing the list query).
  */
-export function applyChange(cache: QueryClient, change: MessageChange, onListStale: () => void): void {
-  const key = keys.conversations.thread(change.conversationId);
+export function applyChange(cache: QueryClient, change: ThreadChange, onListStale: () => void = () => {}): void {
+  const key = keys.conversations.thread(conversationOf(change));
   const thread = cache.getQueryData<ThreadData>(key);
   if (thread) {
-    cache.setQueryData<ThreadData>(key, upsertMessage(thread, change.message));
-    // A phone's message may change the thread's opt state (STOP, or words that look like it): banners are re-read.
-    if (change.message.direction === "inbound" || change.message.reason === "OptedOut")
-      void cache.invalidateQueries({ queryKey: key, refetchType: "active" });
+    const next = reduceThread(thread, change);
+    if (next !== thread) cache.setQueryData<ThreadData>(key, next);
   }
+  if (change.kind !== "message") return;
+  // A phone's message may change the thread's opt state (STOP, or words that look like it): banners are re-read.
+  if (thread && (change.message.direction === "inbound" || change.message.reason === "OptedOut"))
+    void cache.invalidateQueries({ queryKey: key, refetchType: "active" });
+  applyToPhones(cache, change);
   onListStale();
+}
+
+/** A change of the server's log as the reducer takes it. */
+export function fromServer(change: MessageChange): ThreadChange {
+  return { kind: "message", message: change.message };
 }
 
 /** Keeps the browser's pending bubbles (not yet known to the server) when a thread is read again. */

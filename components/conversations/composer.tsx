@@ -1,15 +1,10 @@
 "use client";
 
 import { useState, type FormEvent, type KeyboardEvent } from "react";
-import { useQueryClient } from "@tanstack/react-query";
-import { apiCall, failureText } from "@/components/ui/api-client";
-import { keys } from "@/components/ui/query-keys";
-import { useAccountApi, useViewer } from "@/components/portal/portal-context";
+import { useSendReply } from "@/components/data/use-conversations";
 import { Button } from "@/components/ui/button";
 import { replySchema } from "@/lib/conversations/conversation-schema";
-import type { MessageInfo } from "@/lib/messaging/send-message";
 import { alphabetName, countForComposer } from "./segment-counter";
-import { PENDING_PREFIX, PENDING_STATUS, type ThreadData } from "./thread-types";
 
 function newClientId(): string {
   const bytes = new Uint8Array(12);
@@ -23,29 +18,12 @@ function newClientId(): string {
  * marked failed, with the reason.
  */
 export function Composer({ conversationId, disabled }: { conversationId: string; disabled: boolean }) {
-  const api = useAccountApi();
-  const viewer = useViewer();
-  const cache = useQueryClient();
   const [body, setBody] = useState("");
   const [mediaText, setMediaText] = useState("");
   const [showMedia, setShowMedia] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const counter = countForComposer(body);
-  const key = keys.conversations.thread(conversationId);
-
-  const patch = (clientId: string, change: (m: ThreadData["messages"][number]) => ThreadData["messages"][number]) =>
-    cache.setQueryData<ThreadData>(key, (thread) =>
-      thread
-        ? {
-            ...thread,
-            messages: thread.messages.map((m) =>
-              m.id === PENDING_PREFIX + clientId || (m.referenceId === clientId && m.status === PENDING_STATUS)
-                ? change(m)
-                : m,
-            ),
-          }
-        : thread,
-    );
+  const sendReply = useSendReply(conversationId);
 
   const send = async () => {
     const media = mediaText
@@ -62,60 +40,9 @@ export function Composer({ conversationId, disabled }: { conversationId: string;
       return;
     }
     setError(null);
-    const now = new Date().toISOString();
-    cache.setQueryData<ThreadData>(key, (thread) =>
-      thread
-        ? {
-            ...thread,
-            messages: [
-              ...thread.messages,
-              {
-                id: PENDING_PREFIX + clientId,
-                conversationId,
-                direction: "outbound",
-                body,
-                media,
-                status: PENDING_STATUS,
-                reason: "",
-                numSegments: counter.numSegments,
-                encoding: counter.encoding,
-                automated: false,
-                userId: viewer.userId,
-                userType: "agent",
-                senderName: viewer.name || viewer.email,
-                referenceId: clientId,
-                createdAt: now,
-                updatedAt: now,
-              },
-            ],
-          }
-        : thread,
-    );
     setBody("");
     setMediaText("");
-    try {
-      const { message } = await apiCall<{ message: MessageInfo }>(api(`/conversations/${conversationId}/messages`), {
-        method: "POST",
-        body: parsed.data,
-      });
-      // Whichever comes first, this answer or the live echo, the other one finds the bubble by id or client id.
-      patch(clientId, (m) =>
-        m.id.startsWith(PENDING_PREFIX)
-          ? {
-              ...m,
-              id: message.messageId,
-              status: message.status === "rejected" ? "rejected" : "queued",
-              reason: message.reason,
-              body: message.body,
-              numSegments: message.numSegments,
-              // Whatever the server says of this message next wins over the browser's guess.
-              updatedAt: "",
-            }
-          : m,
-      );
-    } catch (failure) {
-      patch(clientId, (m) => ({ ...m, status: "failed", reason: failureText(failure) }));
-    }
+    await sendReply(parsed.data, counter);
   };
 
   const onSubmit = (event: FormEvent) => {

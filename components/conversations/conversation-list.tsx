@@ -4,9 +4,7 @@ import { useRef, useState, type KeyboardEvent } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { failureText } from "@/components/ui/api-client";
-import { usePagedQuery } from "@/components/ui/paged-list";
-import { keys } from "@/components/ui/query-keys";
-import { useAccountApi } from "@/components/portal/portal-context";
+import { useConversations } from "@/components/data/use-conversations";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Notice } from "@/components/ui/notice";
@@ -18,7 +16,6 @@ const PAGE = 25;
 
 /** The conversations, newest activity first: search, filters, unread counts that move live, keyboard navigation. */
 export function ConversationList({ initial, accountNumbers }: { initial: ListData; accountNumbers: string[] }) {
-  const api = useAccountApi();
   const router = useRouter();
   const [q, setQ] = useState("");
   const [filter, setFilter] = useState<"all" | "unread">("all");
@@ -28,13 +25,7 @@ export function ConversationList({ initial, accountNumbers }: { initial: ListDat
   const listRef = useRef<HTMLUListElement>(null);
   const filters = { q: q.trim(), filter, accountNumber, start, count: PAGE };
   const untouched = !filters.q && filter === "all" && !accountNumber && start === 0;
-  const query = usePagedQuery({
-    queryKey: keys.conversations.list(filters),
-    path: api("/conversations"),
-    query: filters,
-    initial,
-    isFirstPage: untouched,
-  });
+  const query = useConversations(filters, initial, untouched);
   const rows = query.data?.conversations ?? [];
 
   const move = (to: number) => {

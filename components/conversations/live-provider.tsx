@@ -11,7 +11,7 @@ import {
   SOCKET_EVENTS,
   type MessageChange,
 } from "@/lib/realtime/change-schema";
-import { applyChange } from "./apply-change";
+import { applyChange, fromServer } from "./apply-change";
 
 interface Live {
   connected: boolean;
@@ -24,7 +24,8 @@ export function useLive(): Live {
 }
 
 /**
- * The socket of the live views (the conversation list and threads, the phone simulator). Every change has a position (the
+ * The socket of the live views (the conversation list and threads, the phone simulator's open phones: the reducer
+ * puts each change in every cached view it belongs to). Every change has a position (the
  * account's log of changes); the provider keeps the last one it applied and, after any disconnect (network drop,
  * server restart, laptop asleep), asks for everything after it and applies it through the same reducer as live
  * events. A gap too old to replay refetches everything instead.
@@ -40,14 +41,12 @@ export function LiveProvider({ initialPosition, children }: { initialPosition: n
       if (listTimer) return;
       listTimer = setTimeout(() => {
         listTimer = null;
-        void cache.invalidateQueries({ queryKey: [...keys.conversations.all, "list"] });
-        // The phone simulator's threads are read again too (a no-op where none is open).
-        void cache.invalidateQueries({ queryKey: keys.simulator.all });
+        void cache.invalidateQueries({ queryKey: keys.conversations.lists });
       }, 150);
     };
     const apply = (changes: MessageChange[]) => {
       for (const change of changes) {
-        applyChange(cache, change, listStale);
+        applyChange(cache, fromServer(change), listStale);
         if (change.position > position.current) position.current = change.position;
       }
     };

@@ -3,16 +3,14 @@
 import { useEffect, useRef } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiCall, failureText } from "@/components/ui/api-client";
-import { keys } from "@/components/ui/query-keys";
-import { useAccountApi } from "@/components/portal/portal-context";
+import { useReadMarker, useThread } from "@/components/data/use-conversations";
+import { failureText } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { SafeImage, SafeLink } from "@/components/ui/safe-link";
 import { formatNumber, formatTime } from "@/components/ui/format-time";
+import { isFailed } from "@/lib/messaging/message-status";
 import { plainReason, type ThreadMessage } from "@/lib/realtime/change-schema";
-import { keepPending } from "./apply-change";
 import { Composer } from "./composer";
 import { PENDING_STATUS, type ThreadData } from "./thread-types";
 
@@ -25,11 +23,9 @@ function sender(m: ThreadMessage): string {
   return "API";
 }
 
-const FAILED = ["failed", "undelivered", "expired", "rejected"];
-
 function DeliveryState({ m }: { m: ThreadMessage }) {
   if (m.status === PENDING_STATUS) return <span>Sending…</span>;
-  if (FAILED.includes(m.status))
+  if (isFailed(m.status))
     return (
       <span className="font-medium text-red-700" data-state={m.status}>
         ✕ {m.status} — {plainReason(m.status, m.reason)}
@@ -69,7 +65,7 @@ function Bubble({ m }: { m: ThreadMessage }) {
       </li>
     );
   const out = m.direction === "outbound";
-  const failed = FAILED.includes(m.status);
+  const failed = isFailed(m.status);
   return (
     <li className={`flex ${out ? "justify-end" : "justify-start"}`} data-message-id={m.id}>
       <div className="max-w-[85%] sm:max-w-[70%]">
@@ -102,17 +98,10 @@ function Bubble({ m }: { m: ThreadMessage }) {
 
 /** One conversation: bubbles that update live, opt-out banners, read markers and the composer. */
 export function ThreadView({ initial }: { initial: ThreadData }) {
-  const api = useAccountApi();
-  const cache = useQueryClient();
   const router = useRouter();
   const id = initial.conversation.id;
-  const key = keys.conversations.thread(id);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async () =>
-      keepPending(await apiCall<ThreadData>(api(`/conversations/${id}`)), cache.getQueryData<ThreadData>(key)),
-    initialData: initial,
-  });
+  const query = useThread(initial);
+  const { markRead, markUnread: unread } = useReadMarker(id);
   const thread = query.data;
   const end = useRef<HTMLDivElement>(null);
   const lastInbound = thread.messages.filter((m) => m.direction === "inbound").at(-1)?.id;
@@ -120,18 +109,15 @@ export function ThreadView({ initial }: { initial: ThreadData }) {
   // Opening the thread, and every message that arrives while it is open and visible, marks it read for the viewer.
   useEffect(() => {
     if (document.visibilityState === "hidden") return;
-    void apiCall(api(`/conversations/${id}/read`), { method: "POST", body: { read: true } })
-      .then(() => cache.invalidateQueries({ queryKey: [...keys.conversations.all, "list"] }))
-      .catch(() => {});
-  }, [api, cache, id, lastInbound]);
+    markRead().catch(() => {});
+  }, [markRead, lastInbound]);
 
   useEffect(() => {
     end.current?.scrollIntoView({ block: "end" });
   }, [thread.messages.length]);
 
   const markUnread = async () => {
-    await apiCall(api(`/conversations/${id}/read`), { method: "POST", body: { read: false } });
-    await cache.invalidateQueries({ queryKey: [...keys.conversations.all, "list"] });
+    await unread();
     router.push("/conversations");
   };
 

@@ -1,40 +1,35 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { useDashboard } from "@/components/data/use-dashboard";
+import { failureText } from "@/components/ui/api-client";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { formatAgo, formatDuration, formatInZone, formatNumber } from "@/components/ui/format-time";
 import { Panel } from "@/components/ui/page-header";
-import { keys } from "@/components/ui/query-keys";
 import type { Dashboard } from "@/lib/dashboard/read-dashboard";
+import { MESSAGE_STATUSES, type MessageStatus } from "@/lib/messaging/message-status";
 import type { LiveWorker } from "@/lib/delivery/worker-heartbeat";
 
 const REFRESH_MS = 5_000;
 
+const TILE_TONES: Record<MessageStatus | "received", BadgeTone> = {
+  queued: "gray",
+  sending: "blue",
+  sent: "blue",
+  delivered: "green",
+  undelivered: "red",
+  failed: "red",
+  expired: "amber",
+  rejected: "red",
+  received: "indigo",
+};
+
 // Today's tiles, in lifecycle order; "received" is inbound.
-const STATUS_TILES: { status: string; tone: BadgeTone }[] = [
-  { status: "queued", tone: "gray" },
-  { status: "sending", tone: "blue" },
-  { status: "sent", tone: "blue" },
-  { status: "delivered", tone: "green" },
-  { status: "undelivered", tone: "red" },
-  { status: "failed", tone: "red" },
-  { status: "expired", tone: "amber" },
-  { status: "rejected", tone: "red" },
-  { status: "received", tone: "indigo" },
-];
+const STATUS_TILES = [...MESSAGE_STATUSES, "received" as const].map((status) => ({ status, tone: TILE_TONES[status] }));
 
 /** The admin's overview, read again every 5 seconds. */
 export function DashboardView({ initial }: { initial: Dashboard }) {
-  const api = useAccountApi();
-  const query = useQuery({
-    queryKey: keys.dashboard.all,
-    queryFn: ({ signal }) => apiCall<Dashboard>(api("/dashboard"), { signal }),
-    initialData: initial,
-    refetchInterval: REFRESH_MS,
-  });
+  const query = useDashboard(initial, REFRESH_MS);
   const dashboard = query.data;
   const zone = dashboard.account.timeZone;
   const now = Date.parse(dashboard.at);

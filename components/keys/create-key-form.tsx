@@ -1,14 +1,11 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useCreateKey } from "@/components/data/use-keys";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { Notice } from "@/components/ui/notice";
-import { keys } from "@/components/ui/query-keys";
 import { newKeyInput } from "@/lib/accounts/key-schema";
 import type { CreatedKey } from "./key-types";
 
@@ -20,25 +17,16 @@ function tomorrow(): string {
 const FIELDS = ["name", "expiresAt"] as const;
 
 export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) => void }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const [expiresAt, setExpiresAt] = useState("");
   const { errors, check, refused, unplaced } = useFieldErrors({ fields: FIELDS, sentence: false });
-  const create = useMutation({
-    mutationFn: (body: { name: string; expiresAt?: string }) =>
-      apiCall<CreatedKey>(api("/keys"), { method: "POST", body }),
+  const create = useCreateKey({
     onSuccess: (created) => {
       setName("");
       setExpiresAt("");
       onCreated(created);
     },
     onError: refused,
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.apiKeys.all }),
-        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
-      ]),
   });
 
   function submit(event: FormEvent) {

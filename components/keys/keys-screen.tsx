@@ -1,9 +1,8 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { useKeys, useRevokeKey } from "@/components/data/use-keys";
+import { failureText } from "@/components/ui/api-client";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -11,9 +10,7 @@ import { DataTable, LoadFailure, type Column } from "@/components/ui/data-table"
 import { EmptyState } from "@/components/ui/empty-state";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { usePagedQuery } from "@/components/ui/paged-list";
 import { Pager } from "@/components/ui/pager";
-import { keys } from "@/components/ui/query-keys";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { TimeText } from "@/components/ui/time-text";
 import { CreateKeyForm } from "./create-key-form";
@@ -115,33 +112,18 @@ const keyColumns: Column[] = [
 ];
 
 export function KeysScreen({ initial }: { initial: KeyPage }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
   const [start, setStart] = useState(0);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyListing | null>(null);
   const [revoked, setRevoked] = useState<ApiKeyListing | null>(null);
 
   const query = { start, count: KEY_PAGE_SIZE };
-  const list = usePagedQuery({
-    queryKey: keys.apiKeys.list(query),
-    path: api("/keys"),
-    query,
-    initial,
-    isFirstPage: start === 0,
-  });
-  const revoke = useMutation({
-    mutationFn: (key: ApiKeyListing) =>
-      apiCall<{ key: ApiKeyListing }>(api(`/keys/${encodeURIComponent(key.id)}`), { method: "DELETE" }),
+  const list = useKeys(query, initial);
+  const revoke = useRevokeKey({
     onSuccess: ({ key }) => {
       setRevoking(null);
       setRevoked(key);
     },
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.apiKeys.all }),
-        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
-      ]),
   });
 
   const page = list.data;

@@ -1,41 +1,22 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { useMessage, type MessageWithSdrs } from "@/components/data/use-messages";
+import { failureText } from "@/components/ui/api-client";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { formatInZone, formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { keys } from "@/components/ui/query-keys";
 import { SafeLink } from "@/components/ui/safe-link";
 import { explainStatus, isFinalStatus, type Explanation } from "@/lib/messaging/explain-status";
-import type { SdrRecord } from "@/lib/messaging/get-sdrs";
-import type { MessageDetail } from "@/lib/messaging/message-detail";
 import { SdrTimeline } from "./sdr-timeline";
-
-export interface MessageWithSdrs {
-  message: MessageDetail;
-  sdrs: SdrRecord[];
-}
-
-/** How often a message on its way is read again: its timeline moves within seconds. */
-const LIVE_MS = 1_000;
 
 /**
  * One message and its SDR timeline. While the message is on its way (queued, sending, sent) it is read again every
  * second, so the timeline moves without a reload; at a final status it stops.
  */
 export function MessageView({ initial, timeZone }: { initial: MessageWithSdrs; timeZone: string }) {
-  const api = useAccountApi();
-  const id = initial.message.messageId;
-  const detail = useQuery({
-    queryKey: keys.messages.detail(id),
-    queryFn: ({ signal }) => apiCall<MessageWithSdrs>(api(`/messages/${encodeURIComponent(id)}`), { signal }),
-    initialData: initial,
-    refetchInterval: (query) => (isFinalStatus(query.state.data?.message.status ?? "") ? false : LIVE_MS),
-  });
+  const detail = useMessage(initial);
   const { message, sdrs } = detail.data;
   const live = !isFinalStatus(message.status);
   const explanation = explainStatus({ status: message.status, rejectReason: message.rejectReason, sdrs });

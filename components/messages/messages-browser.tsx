@@ -1,17 +1,14 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useCallback, useMemo, type ReactNode } from "react";
-import { ApiFailure, apiCall } from "@/components/ui/api-client";
+import { useMessages } from "@/components/data/use-messages";
+import { ApiFailure } from "@/components/ui/api-client";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SelectField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { Pager } from "@/components/ui/pager";
-import { keys } from "@/components/ui/query-keys";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { isFinalStatus } from "@/lib/messaging/explain-status";
 import { FILTER_PARAMS, type SortField } from "@/lib/messaging/listing-values";
 import type { MessagePage } from "@/lib/messaging/list-messages";
 import { MessageFilterForm } from "./message-filter-form";
@@ -37,15 +34,8 @@ export function MessagesBrowser({
 }) {
   const searchParams = useSearchParams();
   const query = useMemo(() => listQueryOf(searchParams), [searchParams]);
-  const api = useAccountApi();
-  const list = useQuery({
-    queryKey: keys.messages.list(query),
-    queryFn: ({ signal }) => apiCall<MessagePage>(api("/messages"), { query, signal }),
-    initialData: initial && sameQuery(initial.query, query) ? initial.page : undefined,
-    placeholderData: keepPreviousData,
-    // Rows on their way (queued, sending, sent) change status: the page follows them while it shows any.
-    refetchInterval: (q) => (q.state.data?.results.some((m) => !isFinalStatus(m.status)) ? 5_000 : false),
-  });
+  // Rows on their way (queued, sending, sent) change status: the page follows them while it shows any.
+  const list = useMessages(query, initial && sameQuery(initial.query, query) ? initial.page : undefined);
 
   const navigate = useCallback((next: ListQuery) => {
     // The App Router syncs useSearchParams with history.pushState, and back/forward restore the entry.

@@ -1,34 +1,26 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useAddNumber } from "@/components/data/use-numbers";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
-import { keys } from "@/components/ui/query-keys";
-import { provisionNumberInput, type PortalNumber, type ProvisionNumberInput } from "@/lib/numbers/number-schema";
+import { provisionNumberInput } from "@/lib/numbers/number-schema";
 
 const FIELDS = ["number", "label"];
 
 /** "Add number": checked with the schema the route parses with, so each error shows beside its field. */
 export function AddNumberForm() {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
   const [number, setNumber] = useState("");
   const [label, setLabel] = useState("");
   const { errors, setErrors, check, refused, unplaced } = useFieldErrors({ fields: FIELDS, sentence: false });
-  const add = useMutation({
-    mutationFn: (input: ProvisionNumberInput) =>
-      apiCall<{ number: PortalNumber; created: boolean }>(api("/numbers"), { method: "POST", body: input }),
+  const add = useAddNumber({
     onSuccess: () => {
       setNumber("");
       setLabel("");
       setErrors({});
-      return queryClient.invalidateQueries({ queryKey: keys.numbers.all });
     },
     onError: refused,
   });

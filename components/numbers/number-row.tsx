@@ -1,22 +1,14 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent, type ReactNode } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useUpdateNumber } from "@/components/data/use-numbers";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { serverFieldErrors, zodFieldErrors } from "@/components/ui/field-errors";
 import { formatNumber, formatTime } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
-import { keys } from "@/components/ui/query-keys";
-import {
-  NUMBER_LIMITS,
-  updateNumberInput,
-  type PortalNumber,
-  type UpdateNumberInput,
-} from "@/lib/numbers/number-schema";
+import { NUMBER_LIMITS, updateNumberInput, type PortalNumber } from "@/lib/numbers/number-schema";
 
 // One number of the list: a table row on a wide window, a card on a narrow one (each cell then names itself).
 
@@ -88,17 +80,11 @@ export function NumberRow({ row, onRelease }: { row: PortalNumber; onRelease: (r
 
 /** The row as a small form: label and rate, "Save" or "Cancel". */
 function EditRow({ row, onDone }: { row: PortalNumber; onDone: () => void }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
   const [label, setLabel] = useState(row.label);
   const [rate, setRate] = useState(String(row.ratePerSecond));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const save = useMutation({
-    mutationFn: (input: UpdateNumberInput) => apiCall(api(`/numbers/${row.number}`), { method: "PATCH", body: input }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: keys.numbers.all });
-      onDone();
-    },
+  const save = useUpdateNumber(row.number, {
+    onSuccess: onDone,
     onError: (error) => {
       // A refusal naming no field is shown by the row's notice, not beside a field.
       const found = serverFieldErrors(error, { sentence: false });

@@ -1,51 +1,30 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { useNumbers, useReleaseNumber, type NumbersPage } from "@/components/data/use-numbers";
+import { failureText } from "@/components/ui/api-client";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { usePagedQuery } from "@/components/ui/paged-list";
 import { Pager } from "@/components/ui/pager";
-import { keys } from "@/components/ui/query-keys";
 import type { PortalNumber } from "@/lib/numbers/number-schema";
 import { AddNumberForm } from "./add-number-form";
 import { NumberRow } from "./number-row";
-
-export interface NumbersPage {
-  numbers: PortalNumber[];
-  total: number;
-  start: number;
-  count: number;
-}
 
 // How often the list (and so each number's queue) is read again while the page is open.
 const REFRESH_MS = 10_000;
 
 export function NumbersScreen({ initial }: { initial: NumbersPage }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
   const [start, setStart] = useState(0);
   const [releasing, setReleasing] = useState<PortalNumber | null>(null);
   const [released, setReleased] = useState<string | null>(null);
   const count = initial.count;
 
-  const list = usePagedQuery({
-    queryKey: keys.numbers.list({ start, count }),
-    path: api("/numbers"),
-    query: { start, count },
-    initial,
-    isFirstPage: start === 0,
-    refetchInterval: REFRESH_MS,
-  });
+  const list = useNumbers({ start, count }, initial, REFRESH_MS);
 
-  const release = useMutation({
-    mutationFn: (row: PortalNumber) =>
-      apiCall<{ number: string; cancelledMessages: number }>(api(`/numbers/${row.number}`), { method: "DELETE" }),
+  const release = useReleaseNumber({
     onSuccess: (result) => {
       setReleasing(null);
       setReleased(
@@ -55,7 +34,6 @@ export function NumbersScreen({ initial }: { initial: NumbersPage }) {
             : ""),
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.numbers.all }),
   });
 
   const page = list.data;

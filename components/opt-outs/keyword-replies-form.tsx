@@ -1,18 +1,15 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useSaveKeywordReplies } from "@/components/data/use-opt-outs";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TextAreaField } from "@/components/ui/field";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { keys } from "@/components/ui/query-keys";
 import type { getOptSettings } from "@/lib/opt/opt-settings";
-import { FOOTER_MAX, REPLY_MAX, optSettingsInput, type OptSettingsInput } from "@/lib/opt/opt-schemas";
+import { FOOTER_MAX, REPLY_MAX, optSettingsInput } from "@/lib/opt/opt-schemas";
 
 export type OptSettings = Awaited<ReturnType<typeof getOptSettings>>;
 
@@ -46,21 +43,16 @@ function textsOf(settings: OptSettings): Record<Field, string> {
 
 /** The automatic replies to STOP / START / HELP and the footer: the defaults until changed, and back to them. */
 export function KeywordRepliesForm({ initial }: { initial: OptSettings }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
   const [settings, setSettings] = useState(initial);
   const [values, setValues] = useState(textsOf(initial));
   const { errors, check, refused } = useFieldErrors();
   const [notice, setNotice] = useState<{ tone: "success" | "info"; text: string } | null>(null);
 
-  const save = useMutation({
-    mutationFn: (body: OptSettingsInput) =>
-      apiCall<{ settings: OptSettings }>(api("/opt/settings"), { method: "PUT", body }),
+  const save = useSaveKeywordReplies({
     onSuccess: ({ settings: saved }) => {
       setSettings(saved);
       setValues(textsOf(saved));
       setNotice({ tone: "success", text: "Saved. The next keyword replies use these texts." });
-      queryClient.setQueryData(keys.opt.settings, { settings: saved });
     },
     onError: refused,
   });

@@ -1,9 +1,7 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useChangeOpt } from "@/components/data/use-opt-outs";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { TextField } from "@/components/ui/field";
@@ -11,23 +9,17 @@ import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { keys } from "@/components/ui/query-keys";
-import type { OptEventResult } from "@/lib/opt/manage-opt";
 import { optChangeInput, type OptChangeInput } from "@/lib/opt/opt-schemas";
 
 /** An admin opts a number out (asked by phone or e-mail) or back in (asked in writing), with a note for the trail. */
 export function ManualOptForm() {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
   const [number, setNumber] = useState("");
   const [note, setNote] = useState("");
   const { errors, check, refused } = useFieldErrors();
   const [done, setDone] = useState<string | null>(null);
   const [confirmIn, setConfirmIn] = useState<OptChangeInput | null>(null);
 
-  const change = useMutation({
-    mutationFn: (body: OptChangeInput) =>
-      apiCall<{ event: OptEventResult }>(api("/opt/numbers"), { method: "POST", body }),
+  const change = useChangeOpt({
     onSuccess: ({ event }) => {
       setConfirmIn(null);
       setDone(
@@ -35,7 +27,6 @@ export function ManualOptForm() {
       );
       setNumber("");
       setNote("");
-      void queryClient.invalidateQueries({ queryKey: keys.opt.all });
     },
     onError: (error) => {
       setConfirmIn(null);

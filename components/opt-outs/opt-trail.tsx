@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { failureText, withQuery } from "@/components/ui/api-client";
+import { useOptTrail, useOptTrailCsv } from "@/components/data/use-opt-outs";
+import { failureText } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SelectField, TextField } from "@/components/ui/field";
@@ -12,8 +12,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
-import { useListFilters, usePagedQuery } from "@/components/ui/paged-list";
-import { keys } from "@/components/ui/query-keys";
+import { useListFilters } from "@/components/ui/paged-list";
 import { TimeRangeFields } from "@/components/ui/time-range-fields";
 import type { OptEventResult } from "@/lib/opt/manage-opt";
 import { optEventQuery } from "@/lib/opt/opt-schemas";
@@ -39,25 +38,17 @@ const noFilters: TrailFilters = { number: "", action: "", source: "", since: "",
 
 /** The audit trail of opt changes, filtered and paged, and its CSV with the same filters. */
 export function OptTrail({ initial }: { initial: TrailPage }) {
-  const api = useAccountApi();
   const { filters, set, start, setStart, isFirstPage, filtered } = useListFilters(noFilters);
   // The number applies when typed in full (Enter, or leaving the field), not at every keystroke.
   const [numberDraft, setNumberDraft] = useState("");
   const query = trailQuery(filters, start);
   const parsed = optEventQuery.safeParse(query);
   const invalid = zodFieldErrors(parsed);
-  const trail = usePagedQuery({
-    queryKey: keys.opt.events(query),
-    path: api("/opt/events"),
-    query,
-    initial,
-    isFirstPage,
-    enabled: parsed.success,
-  });
+  const trail = useOptTrail(query, initial, isFirstPage, parsed.success);
   // A filter the server refuses (a number that is not a real one) is shown beside its field.
   const errors = { ...invalid, ...(trail.isError ? serverFieldErrors(trail.error) : {}) };
   // The whole filtered trail, not just this page.
-  const csvHref = withQuery(api("/opt/events"), { ...query, start: undefined, count: undefined, format: "csv" });
+  const csvHref = useOptTrailCsv(query);
   const page = trail.data;
   return (
     <Panel

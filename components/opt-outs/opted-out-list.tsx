@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
+import { useOptedOut } from "@/components/data/use-opt-outs";
 import { failureText } from "@/components/ui/api-client";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatNumber } from "@/components/ui/format-time";
@@ -9,8 +9,6 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
-import { usePagedQuery } from "@/components/ui/paged-list";
-import { keys } from "@/components/ui/query-keys";
 import type { listOptStates } from "@/lib/opt/manage-opt";
 import { OPTED_OUT_PAGE } from "./trail-query";
 
@@ -18,16 +16,9 @@ export type OptedOutPage = Awaited<ReturnType<typeof listOptStates>>;
 
 /** The numbers sends are refused to now, most recent first. */
 export function OptedOutList({ initial }: { initial: OptedOutPage }) {
-  const api = useAccountApi();
   const [start, setStart] = useState(0);
   const query = { status: "out", start, count: OPTED_OUT_PAGE };
-  const list = usePagedQuery({
-    queryKey: keys.opt.numbers(query),
-    path: api("/opt/numbers"),
-    query,
-    initial,
-    isFirstPage: start === 0,
-  });
+  const list = useOptedOut(query, initial, start === 0);
   const page = list.data;
   return (
     <Panel

@@ -1,16 +1,14 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { useAccountApi, useViewer } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useChangePassword } from "@/components/data/use-profile";
+import { useViewer } from "@/components/portal/portal-context";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { keys } from "@/components/ui/query-keys";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
-import { PASSWORD_MIN_LENGTH, passwordChangeInput, type PasswordChangeInput } from "@/lib/accounts/user-schema";
+import { PASSWORD_MIN_LENGTH, passwordChangeInput } from "@/lib/accounts/user-schema";
 
 const FIELDS = ["currentPassword", "newPassword"] as const;
 
@@ -20,16 +18,12 @@ function signedOutText(ended: number): string {
 }
 
 export function ChangePasswordForm() {
-  const api = useAccountApi();
   const viewer = useViewer();
-  const queryClient = useQueryClient();
   const [currentPassword, setCurrentPassword] = useState("");
   const [newPassword, setNewPassword] = useState("");
   const [done, setDone] = useState<string | null>(null);
   const { errors, check, refused, unplaced } = useFieldErrors({ fields: FIELDS, sentence: true });
-  const change = useMutation({
-    mutationFn: (body: PasswordChangeInput) =>
-      apiCall<{ endedSessions: number }>(api("/profile/password"), { method: "POST", body }),
+  const change = useChangePassword({
     onSuccess: ({ endedSessions }) => {
       setCurrentPassword("");
       setNewPassword("");
@@ -39,7 +33,6 @@ export function ChangePasswordForm() {
       setDone(null);
       refused(error);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.profile.all }),
   });
 
   function submit(event: FormEvent) {

@@ -1,8 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useTwoFactor, type TwoFactorSetup as Setup } from "@/components/data/use-profile";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { TextField } from "@/components/ui/field";
@@ -11,12 +10,6 @@ import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { TimeText } from "@/components/ui/time-text";
 import type { TwoFactorStatus } from "@/lib/auth/two-factor-enrolment";
-
-interface Setup {
-  key: string;
-  uri: string;
-  qrCode: string;
-}
 
 /** Recovery codes just made: shown until the user says they are saved, kept in this component's state only. */
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
@@ -47,7 +40,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 
 /** The Profile page's "Two-factor authentication" section: set up, turn off, new recovery codes. */
 export function TwoFactorPanel({ initial }: { initial: TwoFactorStatus }) {
-  const api = useAccountApi();
+  const twoFactor = useTwoFactor();
   const [status, setStatus] = useState(initial);
   const [setup, setSetup] = useState<Setup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -69,33 +62,28 @@ export function TwoFactorPanel({ initial }: { initial: TwoFactorStatus }) {
     }
   }
 
-  const refresh = async () =>
-    setStatus((await apiCall<{ twoFactor: TwoFactorStatus }>(api("/profile/two-factor"))).twoFactor);
+  const refresh = async () => setStatus(await twoFactor.status());
 
   const startSetup = () =>
     run(async () => {
-      const answer = await apiCall<{ setup: Setup }>(api("/profile/two-factor/setup"), { method: "POST", body: {} });
-      setSetup(answer.setup);
+      setSetup(await twoFactor.setup());
       setCode("");
     });
 
   const turnOn = (event: FormEvent) => {
     event.preventDefault();
     return run(async () => {
-      const answer = await apiCall<{ recoveryCodes: string[] }>(api("/profile/two-factor/enable"), {
-        method: "POST",
-        body: { code },
-      });
+      const recoveryCodes = await twoFactor.enable(code);
       setSetup(null);
       setCode("");
-      setCodes(answer.recoveryCodes);
+      setCodes(recoveryCodes);
       await refresh();
     });
   };
 
   const turnOff = () =>
     run(async () => {
-      await apiCall(api("/profile/two-factor/disable"), { method: "POST", body: { code } });
+      await twoFactor.disable(code);
       setCode("");
       setCodes(null);
       await refresh();
@@ -104,12 +92,9 @@ export function TwoFactorPanel({ initial }: { initial: TwoFactorStatus }) {
 
   const newCodes = () =>
     run(async () => {
-      const answer = await apiCall<{ recoveryCodes: string[] }>(api("/profile/two-factor/recovery-codes"), {
-        method: "POST",
-        body: { code },
-      });
+      const recoveryCodes = await twoFactor.newRecoveryCodes(code);
       setCode("");
-      setCodes(answer.recoveryCodes);
+      setCodes(recoveryCodes);
       await refresh();
     });
 

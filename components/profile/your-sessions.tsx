@@ -1,33 +1,18 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { useEndOwnSession, useOwnSessions, type Sessions } from "@/components/data/use-profile";
+import { failureText } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LoadFailure } from "@/components/ui/data-table";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { keys } from "@/components/ui/query-keys";
-import type { SessionListing } from "@/lib/auth/list-sessions";
 import { SessionSummary } from "./session-summary";
-
-type Sessions = { sessions: SessionListing[] };
 
 /** The signed-in user's open sessions; any but this one can be signed out from here. */
 export function YourSessions({ initial }: { initial: Sessions }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
-  const list = useQuery({
-    queryKey: keys.profile.sessions,
-    queryFn: ({ signal }) => apiCall<Sessions>(api("/profile/sessions"), { signal }),
-    initialData: initial,
-  });
-  const end = useMutation({
-    mutationFn: (session: SessionListing) =>
-      apiCall(api(`/profile/sessions/${encodeURIComponent(session.id)}`), { method: "DELETE" }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.profile.all }),
-  });
+  const list = useOwnSessions(initial);
+  const end = useEndOwnSession();
 
   return (
     <Panel

@@ -1,16 +1,13 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useSaveSettings } from "@/components/data/use-settings";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { keys } from "@/components/ui/query-keys";
 import { ACCOUNT_SETTING_FIELDS, accountSettingsInput } from "@/lib/accounts/settings-schema";
 import type { AccountSettings } from "@/lib/accounts/account-settings";
 
@@ -60,9 +57,7 @@ function percent(text: string): string | null {
 }
 
 export function SettingsForm({ initial }: { initial: AccountSettings }) {
-  const api = useAccountApi();
   const router = useRouter();
-  const queryClient = useQueryClient();
   const [form, setForm] = useState<Form>(() => formOf(initial));
   const { errors, check, refused, unplaced } = useFieldErrors({ fields: ACCOUNT_SETTING_FIELDS, sentence: false });
   const [saved, setSaved] = useState(false);
@@ -78,9 +73,7 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
     }
   }
 
-  const save = useMutation({
-    mutationFn: (body: ReturnType<typeof bodyOf>) =>
-      apiCall<{ account: AccountSettings }>(api(""), { method: "PUT", body }),
+  const save = useSaveSettings({
     onSuccess: ({ account }) => {
       setForm(formOf(account));
       setSaved(true);
@@ -88,11 +81,6 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
       router.refresh();
     },
     onError: refused,
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.settings.all }),
-        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
-      ]),
   });
 
   function set<F extends keyof Form>(field: F, value: Form[F]) {

@@ -9,7 +9,7 @@ import { SafeLink } from "@/components/ui/safe-link";
 import { ApiFailure, failureText } from "@/components/ui/api-client";
 import { formatNumber, formatTime } from "@/components/ui/format-time";
 import { simulatorInboundBody, type SimulatorMessage } from "@/lib/carriers/simulator/phone-simulator-schema";
-import { usePhoneThread, useTextFromPhone, type PhoneLine } from "./use-phone-thread";
+import { usePhoneThread, useTextFromPhone, type PhoneLine } from "@/components/data/use-phone-thread";
 
 const PAGE = 50;
 const KEYWORDS = ["STOP", "START", "HELP"] as const;

@@ -12,7 +12,7 @@ import { phoneNumberInput } from "@/lib/carriers/simulator/phone-simulator-schem
 import { PhoneCard } from "./phone-card";
 import { SimulatorRules, type SimulatorOutcome } from "./simulator-rules";
 import { sameLine, useOpenPhones } from "./use-open-phones";
-import type { PhoneLine } from "./use-phone-thread";
+import type { PhoneLine } from "@/components/data/use-phone-thread";
 
 export interface AccountNumberOption {
   number: string; // E.164 digits

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useMemo, useSyncExternalStore } from "react";
-import type { PhoneLine } from "./use-phone-thread";
+import type { PhoneLine } from "@/components/data/use-phone-thread";
 
 // The phones open in the simulator, kept in the browser (per account) so that a reload, or a second window, shows
 // the same phones.

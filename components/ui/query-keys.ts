@@ -30,6 +30,7 @@ export const keys = {
   profile: { all: ["profile"] as const, sessions: ["profile", "sessions"] as const },
   conversations: {
     all: ["conversations"] as const,
+    lists: ["conversations", "list"] as const,
     list: (filters: Query) => ["conversations", "list", filters] as const,
     thread: (conversationId: string) => ["conversations", "thread", conversationId] as const,
   },

@@ -1,13 +1,12 @@
 "use client";
 
-import { useAccountApi } from "@/components/portal/portal-context";
+import { useAuditTrail } from "@/components/data/use-users";
 import { Badge } from "@/components/ui/badge";
 import { DataTable, LoadFailure, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Panel } from "@/components/ui/page-header";
-import { useListFilters, usePagedQuery } from "@/components/ui/paged-list";
+import { useListFilters } from "@/components/ui/paged-list";
 import { Pager } from "@/components/ui/pager";
-import { keys } from "@/components/ui/query-keys";
 import { TimeText } from "@/components/ui/time-text";
 import { AUDIT_FILTERS } from "@/lib/audit/audit-query";
 import { actionLabel, actionTone, actorText } from "./audit-labels";
@@ -56,11 +55,10 @@ const noFilter = { action: "" };
 
 /** The account's audit trail: sign-ins, and every change to keys, users, numbers, the webhook and settings. */
 export function ActivityPanel({ initial }: { initial: AuditPage }) {
-  const api = useAccountApi();
   const { filters, set, start, setStart, isFirstPage } = useListFilters(noFilter);
   const { action } = filters;
   const query = { action, start, count: AUDIT_PAGE_SIZE };
-  const list = usePagedQuery({ queryKey: keys.audit.list(query), path: api("/audit"), query, initial, isFirstPage });
+  const list = useAuditTrail(query, initial, isFirstPage);
   const page = list.data;
   const filterLabel = AUDIT_FILTERS.find((f) => f.value === action)?.label ?? "activity";
 

@@ -1,29 +1,22 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useAddUser } from "@/components/data/use-users";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { Notice } from "@/components/ui/notice";
-import { keys } from "@/components/ui/query-keys";
 import { newUserInput, type UserRole } from "@/lib/accounts/user-schema";
 import type { CreatedUser } from "./user-types";
 
 const FIELDS = ["email", "name", "role"] as const;
 
 export function AddUserForm({ onCreated }: { onCreated: (created: CreatedUser) => void }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
   const [role, setRole] = useState<UserRole>("agent");
   const { errors, check, refused, unplaced } = useFieldErrors({ fields: FIELDS, sentence: false });
-  const create = useMutation({
-    mutationFn: (body: { email: string; name: string; role: UserRole }) =>
-      apiCall<CreatedUser>(api("/users"), { method: "POST", body }),
+  const create = useAddUser({
     onSuccess: (created) => {
       setEmail("");
       setName("");
@@ -31,11 +24,6 @@ export function AddUserForm({ onCreated }: { onCreated: (created: CreatedUser) =
       onCreated(created);
     },
     onError: refused,
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.users.all }),
-        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
-      ]),
   });
 
   function submit(event: FormEvent) {

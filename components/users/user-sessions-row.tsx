@@ -1,13 +1,11 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useAccountApi } from "@/components/portal/portal-context";
+import { useEndUserSession } from "@/components/data/use-users";
 import { SessionSummary } from "@/components/profile/session-summary";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { failureText } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
-import { keys } from "@/components/ui/query-keys";
 import type { SessionListing } from "@/lib/auth/list-sessions";
 import type { UserListing } from "./user-types";
 
@@ -24,18 +22,7 @@ export function UserSessionsRow({
   sessions: SessionListing[];
   columns: number;
 }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
-  const base = api(`/users/${encodeURIComponent(user.id)}/sessions`);
-  const end = useMutation({
-    mutationFn: (session: SessionListing | "all") =>
-      apiCall(session === "all" ? base : `${base}/${encodeURIComponent(session.id)}`, { method: "DELETE" }),
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.users.all }),
-        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
-      ]),
-  });
+  const end = useEndUserSession(user);
   const busy = (what: SessionListing | "all") =>
     end.isPending && (end.variables === "all" || what === "all" || end.variables.id === what.id);
   if (sessions.length === 0) return null;

@@ -1,21 +1,17 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { Fragment, useState } from "react";
-import { useAccountApi, useViewer } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useChangeUser, useResetTwoFactor, useUsers, type UserChange } from "@/components/data/use-users";
+import { useViewer } from "@/components/portal/portal-context";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, LoadFailure, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { failureReason } from "@/components/ui/field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { usePagedQuery } from "@/components/ui/paged-list";
 import { Pager } from "@/components/ui/pager";
-import { keys } from "@/components/ui/query-keys";
 import { ShownOnce } from "@/components/ui/shown-once";
-import type { UserChangeInput } from "@/lib/accounts/user-schema";
 import { AddUserForm } from "./add-user-form";
 import { UserRow } from "./user-row";
 import { UserSessionsRow } from "./user-sessions-row";
@@ -40,10 +36,7 @@ function CreatedUserPanel({ created, onDone }: { created: CreatedUser; onDone: (
   );
 }
 
-interface Change {
-  user: UserListing;
-  changes: UserChangeInput;
-}
+type Change = UserChange;
 
 function describeChange({ user, changes }: Change): string {
   if (changes.disabled === true) return `${user.email} is disabled and signed out.`;
@@ -61,10 +54,8 @@ const userColumns: Column[] = [
 ];
 
 export function UsersScreen({ initial }: { initial: UserPage }) {
-  const api = useAccountApi();
   const viewer = useViewer();
   const router = useRouter();
-  const queryClient = useQueryClient();
   const [start, setStart] = useState(0);
   const [created, setCreated] = useState<CreatedUser | null>(null);
   const [disabling, setDisabling] = useState<UserListing | null>(null);
@@ -74,16 +65,8 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
   const [revision, setRevision] = useState(0);
 
   const query = { start, count: USER_PAGE_SIZE };
-  const list = usePagedQuery({
-    queryKey: keys.users.list(query),
-    path: api("/users"),
-    query,
-    initial,
-    isFirstPage: start === 0,
-  });
-  const change = useMutation({
-    mutationFn: ({ user, changes }: Change) =>
-      apiCall<{ user: UserListing }>(api(`/users/${encodeURIComponent(user.id)}`), { method: "PATCH", body: changes }),
+  const list = useUsers(query, initial);
+  const change = useChangeUser({
     onSuccess: (_, variables) => {
       setDisabling(null);
       setOutcome({ tone: "success", text: describeChange(variables) });
@@ -99,17 +82,10 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
         text: `Not changed: ${reason.includes(user.email) ? "" : `${user.email}: `}${reason}`,
       });
     },
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.users.all }),
-        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
-      ]),
   });
 
   // A lost phone: the user signs in with their password alone and sets two-factor up again.
-  const resetTwoFactor = useMutation({
-    mutationFn: (user: UserListing) =>
-      apiCall(api(`/users/${encodeURIComponent(user.id)}/two-factor`), { method: "DELETE" }),
+  const resetTwoFactor = useResetTwoFactor({
     onSuccess: (_, user) => {
       setResetting(null);
       setOutcome({
@@ -121,11 +97,6 @@ export function UsersScreen({ initial }: { initial: UserPage }) {
       setResetting(null);
       setOutcome({ tone: "error", text: `Not reset: ${user.email}: ${failureReason(error)}` });
     },
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.users.all }),
-        queryClient.invalidateQueries({ queryKey: keys.audit.all }),
-      ]),
   });
 
   const page = list.data;

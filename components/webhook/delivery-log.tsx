@@ -1,9 +1,8 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { useDeliveryLog, useRefreshWebhook, useResendEvents } from "@/components/data/use-webhook";
+import { failureText } from "@/components/ui/api-client";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -13,8 +12,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
-import { useListFilters, usePagedQuery } from "@/components/ui/paged-list";
-import { keys } from "@/components/ui/query-keys";
+import { useListFilters } from "@/components/ui/paged-list";
 import { TimeRangeFields } from "@/components/ui/time-range-fields";
 import type { WebhookAttemptResult, WebhookEventResult } from "@/lib/webhooks/webhook-log";
 import { eventQuery } from "@/lib/webhooks/webhook-schemas";
@@ -105,13 +103,8 @@ function Attempts({ event }: { event: WebhookEventResult }) {
 }
 
 function EventRow({ event }: { event: WebhookEventResult }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const resend = useMutation({
-    mutationFn: () => apiCall(api("/webhook/resend"), { method: "POST", body: { eventId: event.id } }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.webhook.all }),
-  });
+  const resend = useResendEvents<{ eventId: string }>();
   const last = event.attemptLog?.[0];
   return (
     <li className="rounded-md border border-slate-200 bg-white" data-event-id={event.id}>
@@ -160,7 +153,7 @@ function EventRow({ event }: { event: WebhookEventResult }) {
             variant="secondary"
             size="sm"
             disabled={resend.isPending}
-            onClick={() => resend.mutate()}
+            onClick={() => resend.mutate({ eventId: event.id })}
             aria-label={`Resend ${kindLabel(event)} ${event.id}`}
           >
             {resend.isPending ? "Resending…" : "Resend"}
@@ -191,32 +184,19 @@ const noFilters: LogFilters = { status: "", kind: "", since: "", until: "" };
 
 /** Events with their attempts, filtered and paged, refreshed every few seconds while the page is open. */
 export function DeliveryLog({ initial, hasUrl }: { initial: EventPage; hasUrl: boolean }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshWebhook();
   const { filters, set, start, setStart, isFirstPage, filtered } = useListFilters(noFilters);
   const query = logQuery(filters, start);
   const parsed = eventQuery.safeParse(query);
   const errors = zodFieldErrors(parsed);
-  const log = usePagedQuery({
-    queryKey: keys.webhook.events(query),
-    path: api("/webhook/events"),
-    query,
-    initial,
-    isFirstPage,
-    enabled: parsed.success,
-    refetchInterval: 5_000,
-  });
+  const log = useDeliveryLog(query, initial, { isFirstPage, enabled: parsed.success, refetchInterval: 5_000 });
   const page = log.data;
   return (
     <Panel
       title="Delivery log"
       description="Every event with its attempts, newest first. Failed attempts are retried for 24 hours."
       actions={
-        <Button
-          variant="secondary"
-          size="sm"
-          onClick={() => void queryClient.invalidateQueries({ queryKey: keys.webhook.all })}
-        >
+        <Button variant="secondary" size="sm" onClick={() => void refresh()}>
           Refresh
         </Button>
       }

@@ -1,9 +1,7 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useRemoveWebhook, useSaveWebhook } from "@/components/data/use-webhook";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { TextField } from "@/components/ui/field";
@@ -11,14 +9,11 @@ import { zodFieldErrors } from "@/components/ui/field-errors";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { keys } from "@/components/ui/query-keys";
 import type { WebhookSettings } from "@/lib/webhooks/manage-webhook";
 import { webhookSettingsInput } from "@/lib/webhooks/webhook-schemas";
 
 /** The URL and the one header; the header's value is write-only (the page shows only that one is set). */
 export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSettings; allowPrivate: boolean }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
   const [url, setUrl] = useState(settings.url ?? "");
   const [headerName, setHeaderName] = useState(settings.headerName ?? "");
   const [headerValue, setHeaderValue] = useState("");
@@ -32,16 +27,8 @@ export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSett
     settings.headerName !== null &&
     settings.headerName.toLowerCase() === headerName.trim().toLowerCase();
 
-  const refresh = (webhook: WebhookSettings) => {
-    queryClient.setQueryData(keys.webhook.settings, { webhook });
-    void queryClient.invalidateQueries({ queryKey: keys.webhook.all });
-  };
-
-  const save = useMutation({
-    mutationFn: (body: { url: string; headerName: string | null; headerValue?: string }) =>
-      apiCall<{ webhook: WebhookSettings }>(api("/webhook"), { method: "PUT", body }),
+  const save = useSaveWebhook({
     onSuccess: ({ webhook }) => {
-      refresh(webhook);
       setHeaderValue("");
       setUrl(webhook.url ?? "");
       setHeaderName(webhook.headerName ?? "");
@@ -50,11 +37,9 @@ export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSett
     onError: refused,
   });
 
-  const remove = useMutation({
-    mutationFn: () => apiCall<{ webhook: WebhookSettings }>(api("/webhook"), { method: "DELETE" }),
-    onSuccess: ({ webhook }) => {
+  const remove = useRemoveWebhook({
+    onSuccess: () => {
       setConfirmRemove(false);
-      refresh(webhook);
       setUrl("");
       setHeaderName("");
       setHeaderValue("");

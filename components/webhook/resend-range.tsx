@@ -1,9 +1,7 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useCountFailedEvents, useResendEvents } from "@/components/data/use-webhook";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { TextField } from "@/components/ui/field";
@@ -11,13 +9,11 @@ import { serverFieldErrors, zodFieldErrors, type FieldErrors } from "@/component
 import { formatTime } from "@/components/ui/format-time";
 import { localInputToIso } from "@/components/ui/local-time-input";
 import { Notice } from "@/components/ui/notice";
-import { keys } from "@/components/ui/query-keys";
 import { resendInput } from "@/lib/webhooks/webhook-schemas";
 
 /** Every failed event created in a time range, sent again after a question that says how many. */
 export function ResendRange() {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
+  const countFailed = useCountFailedEvents();
   const [since, setSince] = useState("");
   const [until, setUntil] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -25,13 +21,10 @@ export function ResendRange() {
   const [notice, setNotice] = useState<{ tone: "success" | "info"; text: string } | null>(null);
   const [counting, setCounting] = useState(false);
 
-  const resend = useMutation({
-    mutationFn: (range: { since: string; until: string }) =>
-      apiCall<{ resent: number }>(api("/webhook/resend"), { method: "POST", body: range }),
+  const resend = useResendEvents<{ since: string; until: string }>({
     onSuccess: ({ resent }) => {
       setPending(null);
       setNotice({ tone: "success", text: `${resent} failed event${resent === 1 ? " is" : "s are"} being sent again.` });
-      void queryClient.invalidateQueries({ queryKey: keys.webhook.all });
     },
     onError: (error) => {
       setPending(null);
@@ -58,9 +51,7 @@ export function ResendRange() {
     setCounting(true);
     try {
       // The same filter the resend applies: failed events created in [since, until).
-      const { total } = await apiCall<{ total: number }>(api("/webhook/events"), {
-        query: { status: "failed", ...range, limit: 1 },
-      });
+      const total = await countFailed(range);
       if (total === 0) setNotice({ tone: "info", text: "No failed events were created in that range." });
       else setPending({ ...range, count: total });
     } catch (error) {

@@ -1,9 +1,8 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { useRevealSecret, useRotateSecret } from "@/components/data/use-webhook";
+import { failureText } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -12,20 +11,14 @@ import { formatTime } from "@/components/ui/format-time";
 import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { keys } from "@/components/ui/query-keys";
-import type { RevealedSecret, WebhookSettings } from "@/lib/webhooks/manage-webhook";
+import type { WebhookSettings } from "@/lib/webhooks/manage-webhook";
 
 type Secret = WebhookSettings["secrets"][number];
 
 /** The secret in full is fetched only when an admin presses Reveal (audited), and forgotten again on Hide. */
 function SecretRow({ secret, label }: { secret: Secret; label: string }) {
-  const api = useAccountApi();
   const [shown, setShown] = useState<string | null>(null);
-  const reveal = useMutation({
-    mutationFn: () =>
-      apiCall<{ secret: RevealedSecret }>(api(`/webhook/secrets/${encodeURIComponent(secret.id)}/reveal`), {
-        method: "POST",
-      }),
+  const reveal = useRevealSecret(secret.id, {
     onSuccess: ({ secret: revealed }) => setShown(revealed.secret),
   });
   return (
@@ -69,22 +62,13 @@ function SecretRow({ secret, label }: { secret: Secret; label: string }) {
 
 /** The secrets receivers verify signatures with: hidden until revealed; rotation keeps the old one signing a while. */
 export function SigningSecret({ settings, overlapHours }: { settings: WebhookSettings; overlapHours: number }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
   // When the current secret would stop signing, fixed when the question is asked.
   const [confirm, setConfirm] = useState<Date | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [current, ...previous] = settings.secrets;
-  const rotate = useMutation({
-    mutationFn: () =>
-      apiCall<{ webhook: WebhookSettings }>(api("/webhook/rotate-secret"), {
-        method: "POST",
-        query: { overlapHours },
-      }),
+  const rotate = useRotateSecret(overlapHours, {
     onSuccess: ({ webhook }) => {
       setConfirm(null);
-      queryClient.setQueryData(keys.webhook.settings, { webhook });
-      void queryClient.invalidateQueries({ queryKey: keys.webhook.all });
       const old = webhook.secrets[1];
       setDone(
         old?.expiresAt

@@ -1,13 +1,11 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall, failureText } from "@/components/ui/api-client";
+import { useSendTestEvent } from "@/components/data/use-webhook";
+import { failureText } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import { keys } from "@/components/ui/query-keys";
 import type { TestEventResult } from "@/lib/webhooks/send-test-event";
 
 const FAILURE_TITLE = {
@@ -52,12 +50,7 @@ function Outcome({ result }: { result: TestEventResult }) {
 
 /** Posts a signed sample event to the saved URL now and shows what the receiver answered. */
 export function TestEvent({ hasUrl }: { hasUrl: boolean }) {
-  const api = useAccountApi();
-  const queryClient = useQueryClient();
-  const send = useMutation({
-    mutationFn: () => apiCall<{ test: TestEventResult }>(api("/webhook/test"), { method: "POST" }),
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.webhook.all }),
-  });
+  const send = useSendTestEvent();
   return (
     <Panel
       title="Send test event"

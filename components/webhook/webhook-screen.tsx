@@ -1,10 +1,7 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useAccountApi } from "@/components/portal/portal-context";
-import { apiCall } from "@/components/ui/api-client";
+import { useWebhookHealth, useWebhookSettings } from "@/components/data/use-webhook";
 import { Notice } from "@/components/ui/notice";
-import { keys } from "@/components/ui/query-keys";
 import type { WebhookSettings } from "@/lib/webhooks/manage-webhook";
 import type { WebhookHealth } from "@/lib/webhooks/webhook-health";
 import { DeliveryLog, type EventPage } from "./delivery-log";
@@ -23,20 +20,8 @@ export interface WebhookScreenProps {
 
 /** The webhook page: health first, then the settings, the secret, a test, and the delivery log. */
 export function WebhookScreen(props: WebhookScreenProps) {
-  const api = useAccountApi();
-  const settings = useQuery({
-    queryKey: keys.webhook.settings,
-    queryFn: () => apiCall<{ webhook: WebhookSettings }>(api("/webhook")),
-    initialData: { webhook: props.settings },
-    select: (data) => data.webhook,
-  });
-  const health = useQuery({
-    queryKey: keys.webhook.health,
-    queryFn: () => apiCall<{ health: WebhookHealth }>(api("/webhook/health")),
-    initialData: { health: props.health },
-    select: (data) => data.health,
-    refetchInterval: 10_000,
-  });
+  const settings = useWebhookSettings(props.settings);
+  const health = useWebhookHealth(props.health, 10_000);
   const webhook = settings.data;
   const hasUrl = webhook.url !== null;
   return (

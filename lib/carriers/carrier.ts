@@ -1,3 +1,4 @@
+import type { FinalStatus } from "../messaging/message-status";
 import type { Encoding } from "../segments/count-segments";
 
 // The one interface every carrier implements: submit parts, report delivery receipts per part, report inbound
@@ -24,7 +25,7 @@ export type SubmitResult =
   | { ok: true; carrierMessageId: string; note?: string }
   | { ok: false; temporary: boolean; code: string; detail: string };
 
-export type ReceiptStatus = "delivered" | "undelivered" | "failed" | "expired" | "rejected";
+export type ReceiptStatus = FinalStatus;
 
 export interface DeliveryReceipt {
   carrierMessageId: string;

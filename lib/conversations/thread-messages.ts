@@ -1,5 +1,6 @@
 import { readDb as db } from "../db/client";
-import { FINAL_STATUSES, type MessageChange, type ThreadMessage } from "../realtime/change-schema";
+import { FINAL_STATUSES, isFailed } from "../messaging/message-status";
+import type { MessageChange, ThreadMessage } from "../realtime/change-schema";
 
 // Messages as the conversation view shows them, from Message rows: who sent an outbound one (a staff member's name
 // when the API's userType is "agent" and userId is one of the account's users), why a failed one failed (its last
@@ -74,9 +75,7 @@ export async function toThreadMessages(
         })
       : [];
   const names = new Map(users.map((u) => [u.id, u.name || u.email]));
-  const failed = rows.filter(
-    (r) => (FINAL_STATUSES as readonly string[]).includes(r.status) && r.status !== "delivered",
-  );
+  const failed = rows.filter((r) => isFailed(r.status));
   const reasons = new Map<string, string>();
   if (failed.length > 0) {
     const sdrs = await db().sdr.findMany({

@@ -7,6 +7,3 @@ const SEVERITY: Record<ReceiptStatus, number> = { delivered: 0, expired: 1, unde
 export function finalStatus(parts: ReceiptStatus[]): ReceiptStatus {
   return parts.reduce<ReceiptStatus>((worst, s) => (SEVERITY[s] > SEVERITY[worst] ? s : worst), "delivered");
 }
-
-/** The statuses a message never leaves: every outcome a part can have (a refused send is `rejected` at once). */
-export const FINAL_STATUSES = Object.keys(SEVERITY) as ReceiptStatus[];

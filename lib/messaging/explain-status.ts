@@ -11,6 +11,8 @@
 // - a delivery receipt: the carrier's note, `id:… stat:UNDELIV err:001 …`;
 // - no receipt in time: `no delivery receipt within the validity period`.
 
+import { isFinal } from "./message-status";
+
 export interface ExplainInput {
   /** The message's listing status ("" for inbound). */
   status: string;
@@ -30,11 +32,9 @@ export interface Explanation {
   retryAt?: string;
 }
 
-export const FINAL_STATUSES = ["delivered", "undelivered", "failed", "expired", "rejected"] as const;
-
 /** A status after which nothing changes any more (inbound messages, status "", have no delivery to wait for). */
 export function isFinalStatus(status: string): boolean {
-  return status === "" || (FINAL_STATUSES as readonly string[]).includes(status);
+  return status === "" || isFinal(status);
 }
 
 const REJECT_REASONS: Record<string, { title: string; detail: string }> = {

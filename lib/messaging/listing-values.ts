@@ -1,16 +1,9 @@
 // The vocabulary of the message listing (GET /v3/messages and the portal's Messages page), with no server imports so
 // that the portal's filter form offers exactly what lib/messaging/list-schema.ts accepts.
+import { MESSAGE_STATUSES } from "./message-status";
 
-export const LISTING_STATUSES = [
-  "queued",
-  "sending",
-  "sent",
-  "delivered",
-  "undelivered",
-  "failed",
-  "expired",
-  "rejected",
-] as const;
+/** The statuses a listing filters by: every message status, in lifecycle order. */
+export const LISTING_STATUSES = MESSAGE_STATUSES;
 
 export const SORT_FIELDS = ["timestamp", "from", "to", "status", "direction", "messageType", "numSegments"] as const;
 export type SortField = (typeof SORT_FIELDS)[number];

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type { Carrier } from "../carriers/carrier";
+import { FINAL_STATUSES } from "../messaging/message-status";
 
 // Every series Parley exports (docs/METRICS.md). Two registries:
 // - `process`: what this process counts as it works (sends it accepted, parts it submitted, receipts and webhook
@@ -12,7 +13,7 @@ import type { Carrier } from "../carriers/carrier";
 
 const CARRIER_STATES = ["connected", "bound", "connecting", "down"] as const;
 const REJECT_REASONS = ["FromNotOwned", "InvalidDestination", "DuplicateDestination", "OptedOut"] as const;
-const RECEIPT_STATUSES = ["delivered", "undelivered", "failed", "expired", "rejected"] as const;
+const RECEIPT_STATUSES = FINAL_STATUSES;
 const SUBMIT_ERRORS = ["retry", "failed", "rejected"] as const;
 export const WEBHOOK_OUTCOMES = ["accepted", "http_error", "timeout", "network", "refused"] as const;
 

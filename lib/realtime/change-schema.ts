@@ -3,27 +3,6 @@ import { z } from "zod";
 // The live view's payloads, shared by the server (which validates what it emits) and the browser (which validates
 // what it receives). No server imports here: the client bundle imports this module.
 
-/** Listing statuses in the order a message moves through them; the final ones share the last rank. */
-const STATUS_RANK: Record<string, number> = {
-  "": 0,
-  received: 0,
-  queued: 1,
-  sending: 2,
-  sent: 3,
-  delivered: 4,
-  undelivered: 4,
-  failed: 4,
-  expired: 4,
-  rejected: 4,
-};
-
-/** The rank of a status: a change may only move a message forward (queued < sending < sent < an outcome). */
-export function statusRank(status: string): number {
-  return STATUS_RANK[status] ?? 0;
-}
-
-export const FINAL_STATUSES = ["delivered", "undelivered", "failed", "expired", "rejected"] as const;
-
 export const threadMessageSchema = z.object({
   id: z.string(),
   conversationId: z.string(),

@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { FINAL_STATUSES } from "../delivery/final-status";
+import { FINAL_STATUSES } from "../messaging/message-status";
 import { IDEMPOTENCY_WINDOW_MS } from "../messaging/idempotency";
 import { DEFAULT_BATCH_SIZE, pruneInBatches, sqlParams, type PruneControl, type Tx } from "./prune-in-batches";
 

@@ -1,5 +1,6 @@
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
+import { FINAL_STATUSES } from "../messaging/message-status";
 import { chunks, insertRowsSteps, placeholderList, type ColumnKind } from "../db/insert-rows";
 import { afterCommit, query, runSteps, type Steps } from "../db/steps";
 import { deliveryStatusPayload, formatStatusMsg, inboundPayload, type WebhookEventKind } from "./build-payloads";
@@ -10,7 +11,7 @@ import { deliveryStatusPayload, formatStatusMsg, inboundPayload, type WebhookEve
 
 type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
 
-const OUTCOMES = new Set(["delivered", "undelivered", "failed", "expired", "rejected"]);
+const OUTCOMES = new Set<string>(FINAL_STATUSES);
 
 interface NewEvent {
   id: string;

@@ -49,6 +49,11 @@ function textFrom(cookie: string, accountId: string, body: Record<string, unknow
 describe("a text from a simulated phone", () => {
   it("is stored as an inbound message in the phone's conversation, listed, with its webhook event", async () => {
     const phone = randomNumber();
+    // Before its first text the phone has no conversation with the number.
+    const before = await call(server, "GET", thread(account.accountId, phone, account.numbers[0]!), {
+      headers: { cookie: admin },
+    });
+    expect(before.json.data.thread).toMatchObject({ conversationId: null, total: 0, messages: [] });
     const res = await textFrom(admin, account.accountId, {
       phone: `+${phone}`,
       accountNumber: `+${account.numbers[0]}`,
@@ -92,9 +97,11 @@ describe("a text from a simulated phone", () => {
       headers: { cookie: admin },
     });
     expect(shown.status, shown.text).toBe(200);
+    // The thread names its conversation: the live feed's changes carry it, and the page puts them in this phone.
     expect(shown.json.data.thread).toMatchObject({
       phone,
       accountNumber: account.numbers[0],
+      conversationId,
       optStatus: "",
       total: 1,
       messages: [{ messageId, direction: "inbound", body: "Hello from the simulator", status: "" }],

@@ -158,3 +158,29 @@ test("several phones at once on a 390 px wide window, each with its own conversa
   await expect(first).toHaveCount(0);
   await expect(second).toBeVisible();
 });
+
+test("an open phone takes the account's messages from the live feed, not by reading its thread again", async ({
+  page,
+}) => {
+  const phone = "+14155550125";
+  await signIn(page);
+  await page.goto(server.baseUrl + "/simulator");
+  const card = await openPhone(page, phone);
+  await card.getByLabel("Text from phone").fill("Table for two?");
+  await card.getByRole("button", { name: "Send from phone" }).click();
+  await expect(card.getByRole("listitem").filter({ hasText: "Table for two?" })).toBeVisible();
+  // Let the reads the phone's own text caused finish, then count every read of a phone's thread from here on.
+  await page.waitForTimeout(1_000);
+  const reads: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/simulator/thread")) reads.push(request.url());
+  });
+
+  expect((await sendFromApi(digits(phone), "Yes, at 8")).status).toBe("accepted");
+  const answer = card.getByRole("listitem").filter({ hasText: "Yes, at 8" });
+  await expect(answer).toBeVisible({ timeout: 10_000 });
+  await expect(answer).toContainText("delivered", { timeout: 10_000 });
+  // Every step (queued, sent, delivered) came over the socket into the open phone.
+  expect(reads).toEqual([]);
+  await page.screenshot({ path: "test-results/screens/simulator-live.png", fullPage: true });
+});

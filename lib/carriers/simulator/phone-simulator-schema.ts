@@ -62,6 +62,9 @@ export interface SimulatorMessage {
 export interface SimulatorThread {
   phone: string;
   accountNumber: string;
+  /** The conversation of the phone and the account number (null before its first conversational message): the live
+   * feed's changes name it, so the page finds the phone a change is for. */
+  conversationId: string | null;
   /** The phone's opt state in the account: "out", "in", or "" (no keyword or admin change yet). */
   optStatus: "in" | "out" | "";
   /** Messages of the thread, oldest first: the last `count` of `total`. */

@@ -61,7 +61,7 @@ export async function readPhoneThread(input: {
       { direction: "inbound", fromNumber: phone, toNumber: accountNumber },
     ],
   };
-  const [rows, total, opt] = await Promise.all([
+  const [rows, total, opt, conversation] = await Promise.all([
     db().message.findMany({
       where,
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -84,6 +84,10 @@ export async function readPhoneThread(input: {
       where: { accountId_number: { accountId, number: phone } },
       select: { status: true },
     }),
+    db().conversation.findUnique({
+      where: { accountId_accountNumber_remoteNumber: { accountId, accountNumber, remoteNumber: phone } },
+      select: { id: true },
+    }),
   ]);
   const messages: SimulatorMessage[] = rows.reverse().map((row) => ({
     messageId: row.id,
@@ -98,7 +102,7 @@ export async function readPhoneThread(input: {
     updatedAt: row.updatedAt.toISOString(),
   }));
   const optStatus = opt?.status === "in" || opt?.status === "out" ? opt.status : "";
-  return { phone, accountNumber, optStatus, messages, total };
+  return { phone, accountNumber, conversationId: conversation?.id ?? null, optStatus, messages, total };
 }
 
 const KEYWORD_EFFECTS = { out: " (opted out)", in: " (opted in)", help: " (help sent)" } as const;

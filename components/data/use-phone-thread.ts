@@ -5,14 +5,16 @@ import { useAccountApi } from "@/components/portal/portal-context";
 import { apiCall } from "@/components/ui/api-client";
 import { keys } from "@/components/ui/query-keys";
 import { useLive } from "@/components/conversations/live-provider";
+import { keepNewerOnPhone } from "@/components/conversations/apply-change";
 import type { SimulatorThread } from "@/lib/carriers/simulator/phone-simulator-schema";
 
-// All of the simulator's server traffic is here. The page sits under the live socket (LiveProvider), which reads
-// the open threads again whenever a change of the account arrives; while the socket is down, the thread is polled
-// every second instead, and while it is up, every 15 s as a safety net.
+// All of the simulator's server traffic is here. The page sits under the live socket (LiveProvider): each change of
+// the account goes through the same reducer as the conversation view's (applyChange), which writes it into the open
+// phone whose conversation it belongs to. A slow poll stands in only while the socket is down, and for a phone with
+// no conversation yet (the feed carries the messages of conversations; a notification to a phone that never wrote
+// is in none).
 
-export const THREAD_POLL_MS = 1_000;
-const LIVE_SAFETY_POLL_MS = 15_000;
+const FALLBACK_POLL_MS = 5_000;
 
 export interface PhoneLine {
   /** E.164 digits of the simulated phone. */
@@ -24,13 +26,17 @@ export interface PhoneLine {
 /** What the phone sent to the account number and received from it, the last `count` messages, kept fresh. */
 export function usePhoneThread(line: PhoneLine, count: number) {
   const api = useAccountApi();
+  const client = useQueryClient();
   const { connected } = useLive();
   const query = { phone: line.phone, accountNumber: line.accountNumber, count };
   return useQuery({
     queryKey: keys.simulator.phone(query),
-    queryFn: ({ signal }) => apiCall<{ thread: SimulatorThread }>(api("/simulator/thread"), { query, signal }),
+    queryFn: async ({ signal, queryKey }) => {
+      const { thread } = await apiCall<{ thread: SimulatorThread }>(api("/simulator/thread"), { query, signal });
+      return { thread: keepNewerOnPhone(thread, client.getQueryData<{ thread: SimulatorThread }>(queryKey)?.thread) };
+    },
     select: (data) => data.thread,
-    refetchInterval: connected ? LIVE_SAFETY_POLL_MS : THREAD_POLL_MS,
+    refetchInterval: (q) => (connected && q.state.data?.thread.conversationId ? false : FALLBACK_POLL_MS),
     // Asking for earlier messages keeps the current ones on screen until the longer page arrives.
     placeholderData: keepPreviousData,
     staleTime: 0,

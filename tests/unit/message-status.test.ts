@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import {
+  FAILED_STATUSES,
+  FINAL_STATUSES,
+  MESSAGE_STATUSES,
+  PENDING_STATUSES,
+  isFailed,
+  isFinal,
+  isPending,
+  movesForward,
+  statusRank,
+} from "../../lib/messaging/message-status";
+import { LISTING_STATUSES } from "../../lib/messaging/listing-values";
+import { isFinalStatus } from "../../lib/messaging/explain-status";
+
+// The one status vocabulary: the seed's lifecycle queued < sending < sent < an outcome, every outcome final.
+
+describe("message statuses", () => {
+  it("lists the lifecycle in order, the outcomes last", () => {
+    expect(MESSAGE_STATUSES).toEqual([
+      "queued",
+      "sending",
+      "sent",
+      "delivered",
+      "undelivered",
+      "failed",
+      "expired",
+      "rejected",
+    ]);
+    expect(PENDING_STATUSES).toEqual(["queued", "sending", "sent"]);
+    expect(FINAL_STATUSES).toEqual(["delivered", "undelivered", "failed", "expired", "rejected"]);
+    expect(FAILED_STATUSES).toEqual(["undelivered", "failed", "expired", "rejected"]);
+    // The listing filters by the same list, not a copy of it.
+    expect(LISTING_STATUSES).toBe(MESSAGE_STATUSES);
+  });
+
+  it("answers final, failed and pending from that order", () => {
+    expect(MESSAGE_STATUSES.filter(isFinal)).toEqual(FINAL_STATUSES);
+    expect(MESSAGE_STATUSES.filter(isFailed)).toEqual(FAILED_STATUSES);
+    expect(MESSAGE_STATUSES.filter(isPending)).toEqual(PENDING_STATUSES);
+    for (const s of ["", "received", "accepted", "pending", "Delivered"]) {
+      expect([isFinal(s), isFailed(s), isPending(s)]).toEqual([false, false, false]);
+    }
+    // An inbound message ("") has no delivery to wait for: settled for the message page.
+    expect(isFinalStatus("")).toBe(true);
+    expect(isFinalStatus("sent")).toBe(false);
+    expect(isFinalStatus("expired")).toBe(true);
+  });
+
+  it("moves a message forward only", () => {
+    expect(statusRank("")).toBe(0);
+    expect(statusRank("received")).toBe(0);
+    expect(statusRank("queued")).toBeLessThan(statusRank("sending"));
+    expect(statusRank("sending")).toBeLessThan(statusRank("sent"));
+    expect(new Set(FINAL_STATUSES.map(statusRank)).size).toBe(1);
+    expect(statusRank("sent")).toBeLessThan(statusRank("delivered"));
+    expect(movesForward("queued", "sent")).toBe(true);
+    expect(movesForward("sent", "delivered")).toBe(true);
+    expect(movesForward("delivered", "sent")).toBe(false);
+    // One outcome never replaces another: a late "failed" after "delivered" changes nothing.
+    expect(movesForward("delivered", "failed")).toBe(false);
+    expect(movesForward("sent", "sent")).toBe(false);
+    expect(movesForward("", "queued")).toBe(true);
+  });
+});
