@@ -1,7 +1,7 @@
 import QRCode from "qrcode";
 import { ApiError } from "../api/api-error";
 import type { AdminActor } from "../api/with-admin";
-import { actorLabel, recordAudit, type ChangedBy } from "../audit/audit-trail";
+import { actorLabel, recordAudit, type AuditAction, type ChangedBy } from "../audit/audit-trail";
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { blockedUntil, recordSignInFailure, throttleKeys } from "./sign-in-throttle";
@@ -120,19 +120,17 @@ export async function turnOnTwoFactor(input: { user: SignedInUser; code: string;
   const recoveryCodes = await db().$transaction(async (tx) => {
     await tx.userTwoFactor.update({ where: { userId: user.id }, data: { enabledAt: new Date() } });
     const codes = await replaceRecoveryCodes(user.id, tx);
-    await recordAudit(
-      {
-        accountId: user.accountId,
-        actor: `user:${user.email}`,
-        action: "twofactor.enabled",
-        target: user.email,
-        ip: input.ip,
-      },
-      tx,
-    );
+    await auditOwnChange(user, "twofactor.enabled", input.ip, tx);
     return codes;
   });
   return { recoveryCodes };
+}
+
+type AuditClient = Parameters<typeof recordAudit>[1];
+
+/** A user's change to their own two-factor sign-in, in the account's audit trail (inside the change's transaction). */
+function auditOwnChange(user: SignedInUser, action: AuditAction, ip: string, tx: AuditClient): Promise<void> {
+  return recordAudit({ accountId: user.accountId, actor: `user:${user.email}`, action, target: user.email, ip }, tx);
 }
 
 async function requireOn(user: SignedInUser) {
@@ -154,16 +152,7 @@ export async function turnOffTwoFactor(input: { user: SignedInUser; code: string
   await db().$transaction(async (tx) => {
     await tx.twoFactorRecoveryCode.deleteMany({ where: { userId: user.id } });
     await tx.userTwoFactor.delete({ where: { userId: user.id } });
-    await recordAudit(
-      {
-        accountId: user.accountId,
-        actor: `user:${user.email}`,
-        action: "twofactor.disabled",
-        target: user.email,
-        ip: input.ip,
-      },
-      tx,
-    );
+    await auditOwnChange(user, "twofactor.disabled", input.ip, tx);
   });
 }
 
@@ -174,16 +163,7 @@ export async function regenerateRecoveryCodes(input: { user: SignedInUser; code:
   await requireCode(user, input.code, input.ip, {});
   const recoveryCodes = await db().$transaction(async (tx) => {
     const codes = await replaceRecoveryCodes(user.id, tx);
-    await recordAudit(
-      {
-        accountId: user.accountId,
-        actor: `user:${user.email}`,
-        action: "twofactor.recovery_codes_regenerated",
-        target: user.email,
-        ip: input.ip,
-      },
-      tx,
-    );
+    await auditOwnChange(user, "twofactor.recovery_codes_regenerated", input.ip, tx);
     return codes;
   });
   return { recoveryCodes };

@@ -1,4 +1,4 @@
-import { test as base, expect, type BrowserContext } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 
 // Playwright's `test` for every browser spec, watching the Content-Security-Policy: each page of each browser
 // context (the `page` fixture's and those a spec opens itself with browser.newContext or browser.newPage) reports
@@ -80,3 +80,12 @@ export const test = base.extend<{ csp: CspWatch }, { watchContexts: void }>({
     { auto: true },
   ],
 });
+
+/** Signs in on the portal's sign-in page as a person does, and waits until the portal has let them in. */
+export async function signInPortal(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(baseUrl + "/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}

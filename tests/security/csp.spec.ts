@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { deflateSync } from "node:zlib";
 import type { Page } from "@playwright/test";
-import { expect, test, type CspWatch } from "../helpers/browser-test";
+import { expect, signInPortal, test, type CspWatch } from "../helpers/browser-test";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, parley, type DemoCredentials } from "../helpers/cli";
 
@@ -83,10 +83,7 @@ test.afterAll(async () => {
 });
 
 async function signIn(page: Page): Promise<void> {
-  await page.goto(server.baseUrl + "/login");
-  await page.getByLabel("Email").fill(demo.email);
-  await page.getByLabel("Password").fill(demo.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInPortal(page, server.baseUrl, demo.email, demo.password);
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
 }
 

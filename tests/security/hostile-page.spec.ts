@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { Page } from "@playwright/test";
-import { expect, test } from "../helpers/browser-test";
+import { expect, signInPortal, test } from "../helpers/browser-test";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, createUser, parley, type DemoCredentials } from "../helpers/cli";
 import { adminRoutes } from "../helpers/admin-routes";
@@ -167,11 +167,8 @@ run();
 </script></body></html>`;
 }
 
-async function signIn(page: Page) {
-  await page.goto(server.baseUrl + "/login");
-  await page.getByLabel("Email").fill(demo.email);
-  await page.getByLabel("Password").fill(demo.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+async function signIn(page: Page): Promise<void> {
+  await signInPortal(page, server.baseUrl, demo.email, demo.password);
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
 }
 

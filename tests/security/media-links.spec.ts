@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, test } from "../helpers/browser-test";
+import { expect, signInPortal, test } from "../helpers/browser-test";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, type DemoCredentials } from "../helpers/cli";
 import { reloadEnv } from "../../lib/env";
@@ -70,11 +70,8 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function signIn(page: Page) {
-  await page.goto(server.baseUrl + "/login");
-  await page.getByLabel("Email").fill(demo.email);
-  await page.getByLabel("Password").fill(demo.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+async function signIn(page: Page): Promise<void> {
+  await signInPortal(page, server.baseUrl, demo.email, demo.password);
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
 }
 
