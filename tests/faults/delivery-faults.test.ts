@@ -217,7 +217,13 @@ async function heldSubmit(account: TestAccount, systemTypes: string[], since: nu
   try {
     await waitUntil(
       `a submit of ${systemTypes.join(" or ")} awaiting its answer`,
-      () => submitsOf(account).some((s) => s.at >= since && systemTypes.includes(s.systemType)),
+      // Held, not merely seen: a submit read before the SMSC took the hold command is answered at once (its answer
+      // follows within a millisecond), so only one still unanswered 100 ms later is known to be held.
+      () =>
+        submitsOf(account).some(
+          (s) =>
+            s.at >= since && s.at <= Date.now() - 100 && systemTypes.includes(s.systemType) && !smsc.answers.has(s.id),
+        ),
       10_000,
       5,
     );
