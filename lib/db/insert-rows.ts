@@ -1,12 +1,13 @@
 import { dbProvider } from "./client";
 import { announceChanges } from "../realtime/announce-changes";
 import { afterCommit, execute, runSteps, type RawClient, type Steps } from "./steps";
+import type { ColumnKind } from "./column-kind";
 
 // Multi-row INSERTs for the worker's hot writes (SDRs, message parts). Measured here, Prisma's createMany costs about
 // 1 ms per row; one statement with many rows costs a few microseconds a row. Values are bound as parameters, in
 // the forms Prisma itself stores: on SQLite dates as ISO 8601 text with "+00:00" and booleans as 0/1; on
 // PostgreSQL each parameter is cast to its column's type.
-export type ColumnKind = "text" | "int" | "bool" | "date";
+export type { ColumnKind };
 
 const PG_CAST: Record<ColumnKind, string> = { text: "", int: "::integer", bool: "::boolean", date: "::timestamp(3)" };
 const MAX_PARAMETERS = 30_000;

@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { availableParallelism } from "node:os";
 import type pg from "pg";
-import { env } from "../env";
-import { dbProvider, postgresPool } from "./client";
+import { databaseProvider, env } from "../env";
+import { postgresPool } from "./postgres-pool";
 import { sqliteFilePath } from "./sqlite-path";
 
 // Where listings read: queries whose cost grows with the data (GET /v3/messages and the portal's Messages page), off
@@ -85,7 +85,7 @@ function readers(): NonNullable<typeof holder.__parleyListing> {
   if (holder.__parleyListing?.url === url) return holder.__parleyListing;
   closeListingReaders();
   holder.__parleyListing =
-    dbProvider() === "sqlite"
+    databaseProvider(url) === "sqlite"
       ? { url, sqlite: new SqliteReaders(sqliteFilePath(url)) }
       : {
           url,

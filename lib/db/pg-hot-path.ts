@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { env } from "../env";
-import { postgresPool } from "./client";
-import type { ColumnKind } from "./insert-rows";
+import { postgresPool } from "./postgres-pool";
+import type { ColumnKind } from "./column-kind";
 
 // PostgreSQL's hot path: the statements every send runs (its destinations' opt states, the batch's rows) on a pg
 // pool of their own, as named prepared statements, instead of through Prisma's adapter, whose cost per query on the
