@@ -1,6 +1,5 @@
 import { dbProvider } from "./client";
-import { announceChanges } from "../realtime/announce-changes";
-import { afterCommit, execute, runSteps, type RawClient, type Steps } from "./steps";
+import { execute, runSteps, type RawClient, type Steps } from "./steps";
 import type { ColumnKind } from "./column-kind";
 
 // Multi-row INSERTs for the worker's hot writes (SDRs, message parts). Measured here, Prisma's createMany costs about
@@ -158,14 +157,4 @@ export function sdrValues(s: SdrRow): unknown[] {
     s.referenceId ?? null,
     new Date(s.createdAt),
   ];
-}
-
-export function* insertSdrsSteps(sdrs: SdrRow[]): Steps<void> {
-  yield* insertRowsSteps("Sdr", SDR_COLUMNS, sdrs.map(sdrValues));
-  // The live view: new positions in the log of changes.
-  if (sdrs.length > 0) yield* afterCommit(announceChanges);
-}
-
-export async function insertSdrs(client: RawClient, sdrs: SdrRow[]): Promise<void> {
-  await runSteps(client, insertSdrsSteps(sdrs));
 }

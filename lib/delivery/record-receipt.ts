@@ -1,6 +1,7 @@
 import { db, dbProvider } from "../db/client";
 import type { DeliveryReceipt, ReceiptStatus } from "../carriers/carrier";
-import { boundValue, chunks, insertSdrsSteps, placeholder, placeholderList, type SdrRow } from "../db/insert-rows";
+import { boundValue, chunks, placeholder, placeholderList, type SdrRow } from "../db/insert-rows";
+import { insertSdrsSteps } from "../messaging/write-sdrs";
 import { query, runSteps, writeTransaction, type Steps } from "../db/steps";
 import { sdr } from "./sdr-writer";
 import { finalStatus } from "./final-status";

@@ -1,6 +1,7 @@
 import { dbProvider } from "../db/client";
 import { execute, query, readTransaction, type Steps } from "../db/steps";
-import { binder, boundValue, chunks, insertSdrsSteps, placeholder, placeholderList } from "../db/insert-rows";
+import { binder, boundValue, chunks, placeholder, placeholderList } from "../db/insert-rows";
+import { insertSdrsSteps } from "../messaging/write-sdrs";
 import type { Encoding } from "../segments/count-segments";
 import { destinationTimeZone } from "./destination-time-zone";
 import { sdr } from "./sdr-writer";

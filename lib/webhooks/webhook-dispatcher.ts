@@ -6,13 +6,13 @@ import {
   binder,
   boundValue,
   insertRowsSteps,
-  insertSdrsSteps,
   placeholder,
   placeholderList,
   type ColumnKind,
   type SdrRow,
 } from "../db/insert-rows";
 import { execute, query, writeTransaction, type Steps } from "../db/steps";
+import { insertSdrsSteps } from "../messaging/write-sdrs";
 import { onEventsWritten } from "./enqueue-events";
 import { postWebhook, type WebhookResponse } from "./post-webhook";
 import { signingSecrets } from "./manage-webhook";

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { db } from "../../lib/db/client";
 import { uuidv4, uuidv7 } from "../../lib/db/ids";
-import { insertRows, insertSdrs, MESSAGE_PART_COLUMNS, type SdrRow } from "../../lib/db/insert-rows";
+import { insertRows, MESSAGE_PART_COLUMNS, type SdrRow } from "../../lib/db/insert-rows";
+import { insertSdrs } from "../../lib/messaging/write-sdrs";
 import { WEBHOOK_EVENT_COLUMNS } from "../../lib/webhooks/enqueue-events";
 import { WEBHOOK_ATTEMPT_COLUMNS } from "../../lib/webhooks/webhook-dispatcher";
 
