@@ -4,19 +4,9 @@ import { sqliteFilePath } from "./sqlite-path";
 import { SqliteSendWriter } from "./sqlite-send-writer";
 import type { Prisma } from "./generated/sqlite/client";
 import { logger } from "../log";
-import { announceChanges } from "../realtime/announce-changes";
 import { SDR_COLUMNS, sdrValues, type ColumnKind } from "./insert-rows";
 import { hotPool, insertTablesPg } from "./pg-hot-path";
-import {
-  AUTO_BULK_DETAIL,
-  batchTotals,
-  bucketOf,
-  overThreshold,
-  pruneBefore,
-  windowStart,
-  WINDOW_ROWS_NEEDED,
-  type SameTextEntry,
-} from "../throttle/auto-bulk";
+import type { SameTextCount, SameTextEntry, SameTextRule, TableRows } from "./send-batch";
 
 // Group commit: concurrent sends are written in one transaction, so the disk sync that makes a commit durable is
 // paid once per batch instead of once per request. Each caller's promise settles only after its rows are
@@ -57,6 +47,27 @@ const MAX_ROWS_PER_BATCH = 20_000;
 
 let queue: Pending[] = [];
 
+/**
+ * What the commit needs from above: the automatic-bulk rule it counts by and what follows each committed batch (the
+ * live view's wake-up). lib/db decides nothing about messages and announces nothing itself; the sender
+ * (lib/messaging/send-message.ts) hands both over when it is loaded, before its first write.
+ */
+export interface SendCommitHooks {
+  sameText: SameTextRule;
+  afterBatch: () => void;
+}
+
+let hooks: SendCommitHooks | null = null;
+
+export function configureSendCommits(given: SendCommitHooks): void {
+  hooks = given;
+}
+
+function configured(): SendCommitHooks {
+  if (!hooks) throw new Error("configureSendCommits() must be called before the first send write");
+  return hooks;
+}
+
 function rowsOf(write: SendWrite): number {
   return write.messages.length + write.sdrs.length + (write.idempotency ? 1 : 0) + (write.optStates?.length ?? 0);
 }
@@ -73,24 +84,8 @@ function sqliteWriter(): SqliteSendWriter {
   return holder.__parleySendWriter.writer;
 }
 
-/** The rows of one table in a batch, in `columns` order; `suffix` follows the VALUES (an upsert's ON CONFLICT). */
-export interface TableRows {
-  table: string;
-  columns: [name: string, kind: ColumnKind][];
-  rows: unknown[][];
-  suffix?: string;
-}
-
-/** One write's count of automatic bulk, with the cells that change when it makes the write bulk. */
-export interface SameTextCount extends SameTextEntry {
-  /** Index of the write in the batch. */
-  write: number;
-  /** [table index, row index, column index, value (in the column's kind)] */
-  patches: [number, number, number, unknown][];
-}
-
 /** A batch's rows, table by table: the one description both databases' writers use. */
-function batchRows(writes: SendWrite[]): { tables: TableRows[]; counts: SameTextCount[] } {
+function batchRows(writes: SendWrite[], rule: SameTextRule): { tables: TableRows[]; counts: SameTextCount[] } {
   // One statement may not change a row twice on PostgreSQL: two sends of a batch may foot the same destination.
   const footers = [
     ...new Map(writes.flatMap((w) => w.optStates ?? []).map((f) => [`${f.accountId} ${f.number}`, f])).values(),
@@ -126,7 +121,7 @@ function batchRows(writes: SendWrite[]): { tables: TableRows[]; counts: SameText
       const patches: SameTextCount["patches"] = [];
       for (let i = 0; i < w.messages.length; i++) patches.push([0, message + i, BULK_COLUMN, true]);
       for (const [i, s] of w.sdrs.entries()) {
-        if (s.status === "queued") patches.push([1, sdr + i, DETAILS_COLUMN, AUTO_BULK_DETAIL]);
+        if (s.status === "queued") patches.push([1, sdr + i, DETAILS_COLUMN, rule.detail]);
       }
       if (w.idempotency && bulkResponseBody !== undefined) patches.push([2, key, RESPONSE_COLUMN, bulkResponseBody]);
       counts.push({ ...entry, write: index, patches });
@@ -146,10 +141,10 @@ function batchRows(writes: SendWrite[]): { tables: TableRows[]; counts: SameText
 const PRUNE_EVERY_MS = 10_000;
 let lastPrune = 0;
 
-function pruneDue(now: number): number | null {
+function pruneDue(now: number, rule: SameTextRule): number | null {
   if (now - lastPrune < PRUNE_EVERY_MS) return null;
   lastPrune = now;
-  return pruneBefore(now);
+  return rule.pruneBefore(now);
 }
 
 /**
@@ -157,11 +152,11 @@ function pruneDue(now: number): number | null {
  * that concurrent batches lock rows in one order) and reads each key's other buckets of the window. It commits on
  * its own, before the batch's transaction, so a hot text's row is locked for one statement, not a whole batch.
  */
-async function countSameTextPg(counts: SameTextEntry[]): Promise<number[]> {
+async function countSameTextPg(counts: SameTextEntry[], rule: SameTextRule): Promise<number[]> {
   const increments = new Map<string, [string, string, number, number]>();
   const keys = new Map<string, { accountId: string; textHash: string; since: number; lo: number; hi: number }>();
   for (const c of counts) {
-    const bucket = bucketOf(c.at);
+    const bucket = rule.bucketOf(c.at);
     const id = `${c.accountId} ${c.textHash} ${bucket}`;
     const row = increments.get(id) ?? [c.accountId, c.textHash, bucket, 0];
     row[3] += c.destinations;
@@ -172,7 +167,7 @@ async function countSameTextPg(counts: SameTextEntry[]): Promise<number[]> {
       accountId: c.accountId,
       textHash: c.textHash,
       // The latest send's window: traffic older than 10 minutes never counts.
-      since: Math.max(known?.since ?? 0, windowStart(c.at)),
+      since: Math.max(known?.since ?? 0, rule.windowStart(c.at)),
       lo: Math.min(known?.lo ?? bucket, bucket),
       hi: Math.max(known?.hi ?? bucket, bucket),
     });
@@ -199,7 +194,7 @@ async function countSameTextPg(counts: SameTextEntry[]): Promise<number[]> {
      SELECT 1, k.a, k.h, 0, (SELECT COALESCE(SUM(x.c), 0)::bigint FROM (
        SELECT t."count" AS c FROM "SameTextCount" t
        WHERE t."accountId" = k.a AND t."textHash" = k.h AND t."second" >= k.since AND t."second" NOT BETWEEN k.lo AND k.hi
-       ORDER BY t."second" DESC LIMIT ${WINDOW_ROWS_NEEDED}) x)
+       ORDER BY t."second" DESC LIMIT ${rule.windowRows}) x)
      FROM k`,
     [
       rows.map((r) => r[0]),
@@ -219,16 +214,16 @@ async function countSameTextPg(counts: SameTextEntry[]): Promise<number[]> {
     if (Number(r.kind) === 0) after.set(`${r.a} ${r.h} ${Number(r.s)}`, Number(r.c));
     else others.set(`${r.a} ${r.h}`, Number(r.c));
   }
-  return batchTotals(counts, after, others);
+  return rule.batchTotals(counts, after, others);
 }
 
 // PostgreSQL counts before the batch's transaction: what a write's count decided is kept here (and applied to the
 // write), so a write committed again alone after its batch failed is not counted twice.
 const counted = new WeakMap<SendWrite, boolean>();
 
-function markBulk(write: SendWrite): void {
+function markBulk(write: SendWrite, rule: SameTextRule): void {
   for (const m of write.messages) m.bulk = true;
-  for (const s of write.sdrs) if (s.status === "queued") s.statusDetails = AUTO_BULK_DETAIL;
+  for (const s of write.sdrs) if (s.status === "queued") s.statusDetails = rule.detail;
   if (write.idempotency && write.sameText?.bulkResponseBody !== undefined) {
     write.idempotency.responseBody = write.sameText.bulkResponseBody;
   }
@@ -236,13 +231,14 @@ function markBulk(write: SendWrite): void {
 
 /** Commits the writes; returns, in write order, whether each became bulk by its text's count. */
 async function writeBatch(writes: SendWrite[]): Promise<boolean[]> {
+  const { sameText: rule } = configured();
   const now = Date.now();
-  const prune = pruneDue(now);
+  const prune = pruneDue(now, rule);
   if (dbProvider() === "sqlite") {
     // The writer thread counts in the batch's own transaction and applies the patches of the writes it makes bulk.
-    const { tables, counts } = batchRows(writes);
+    const { tables, counts } = batchRows(writes, rule);
     const bulk = writes.map(() => false);
-    for (const i of await sqliteWriter().write(tables, counts, prune)) bulk[counts[i]!.write] = true;
+    for (const i of await sqliteWriter().write(tables, rule, counts, prune)) bulk[counts[i]!.write] = true;
     return bulk;
   }
   if (prune !== null) {
@@ -250,14 +246,20 @@ async function writeBatch(writes: SendWrite[]): Promise<boolean[]> {
   }
   const uncounted = writes.filter((w) => w.sameText && !counted.has(w));
   if (uncounted.length > 0) {
-    const totals = await countSameTextPg(uncounted.map((w) => w.sameText!));
+    const totals = await countSameTextPg(
+      uncounted.map((w) => w.sameText!),
+      rule,
+    );
     for (const [i, w] of uncounted.entries()) {
-      const bulk = overThreshold(totals[i]!);
+      const bulk = rule.overThreshold(totals[i]!);
       counted.set(w, bulk);
-      if (bulk) markBulk(w);
+      if (bulk) markBulk(w, rule);
     }
   }
-  const { tables } = batchRows(writes.map((w) => ({ ...w, sameText: undefined })));
+  const { tables } = batchRows(
+    writes.map((w) => ({ ...w, sameText: undefined })),
+    rule,
+  );
   // PostgreSQL: every table's rows in one statement on the hot path's own pool (through Prisma, an interactive
   // transaction of multi-row INSERTs cost several round trips and most of the main thread per send).
   await insertTablesPg(tables);
@@ -366,7 +368,7 @@ function takeBatch(): Pending[] {
 async function commitBatch(batch: Pending[]): Promise<void> {
   try {
     const bulk = await writeBatch(batch.map((p) => p.write));
-    announceChanges();
+    configured().afterBatch();
     for (const [i, p] of batch.entries()) p.resolve({ autoBulk: bulk[i]! });
   } catch (error) {
     if (batch.length === 1) {

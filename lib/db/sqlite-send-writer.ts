@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import type { SameTextCount, TableRows } from "./group-commit";
-import { AUTO_BULK_DESTINATIONS, bucketOf, windowStart, WINDOW_ROWS_NEEDED } from "../throttle/auto-bulk";
+import type { SameTextCount, SameTextRule, TableRows } from "./send-batch";
 import { sqliteBound } from "./insert-rows";
 
 // SQLite's hot path: the send batches of the group commit, written by a thread of their own with prepared
@@ -38,10 +37,15 @@ export class SqliteSendWriter {
   /**
    * All rows in one durable transaction; rejects (and writes nothing) if any row fails. In the same transaction,
    * first, each of `counts` adds its destinations to its text's second and reads its window (at most
-   * WINDOW_ROWS_NEEDED rows); the writes over the threshold get their patches. Resolves with the indices (in
+   * `rule.windowRows` rows); the writes over the threshold get their patches. Resolves with the indices (in
    * `counts`) of those. `pruneBefore`: delete the counts of seconds before this one.
    */
-  write(tables: TableRows[], counts: SameTextCount[] = [], pruneBefore: number | null = null): Promise<number[]> {
+  write(
+    tables: TableRows[],
+    rule: SameTextRule,
+    counts: SameTextCount[] = [],
+    pruneBefore: number | null = null,
+  ): Promise<number[]> {
     const id = this.nextId++;
     // One prepared single-row statement per table (the thread keeps them), values already in SQLite's stored forms.
     const steps = tables.map(({ table, columns, rows, suffix }) => ({
@@ -53,8 +57,8 @@ export class SqliteSendWriter {
     const sameText = counts.map((c) => ({
       accountId: c.accountId,
       textHash: c.textHash,
-      second: bucketOf(c.at),
-      since: windowStart(c.at),
+      second: rule.bucketOf(c.at),
+      since: rule.windowStart(c.at),
       destinations: c.destinations,
       patches: c.patches.map(([t, r, col, value]) => [t, r, col, sqliteBound(tables[t]!.columns[col]![1], value)]),
     }));
@@ -66,8 +70,8 @@ export class SqliteSendWriter {
         steps,
         sameText,
         pruneBefore,
-        threshold: AUTO_BULK_DESTINATIONS,
-        windowRows: WINDOW_ROWS_NEEDED,
+        threshold: rule.threshold,
+        windowRows: rule.windowRows,
       });
     }).finally(() => {
       if (this.pending.size === 0) this.worker.unref();

@@ -4,9 +4,9 @@ import { successEnvelope, type Envelope } from "../api/envelope";
 import { db } from "../db/client";
 import { env } from "../env";
 import { uuidv7 } from "../db/ids";
-import { commitSendWrite, type SendWrite } from "../db/group-commit";
+import { commitSendWrite, configureSendCommits, type SendWrite } from "../db/group-commit";
 import { countSegments } from "../segments/count-segments";
-import { AUTO_BULK_DETAIL, overThreshold, sameTextHash } from "../throttle/auto-bulk";
+import { AUTO_BULK_DETAIL, autoBulkRule, overThreshold, sameTextHash } from "../throttle/auto-bulk";
 import { countSameTextInRedis, sameTextInRedis } from "../throttle/count-same-text-redis";
 import { tnDigits, validTn, withPlus } from "./phone-number";
 import { isoWithOffset } from "./time-format";
@@ -17,6 +17,11 @@ import { readOptStates, optStatusOf } from "../opt/read-opt-states";
 import { readOptTexts } from "../opt/opt-settings";
 import { attachConversations } from "../conversations/attach-conversations";
 import { metrics } from "../metrics/define-metrics";
+import { announceChanges } from "../realtime/announce-changes";
+
+// The group commit counts automatic bulk by this rule in the send's own transaction, and wakes the live view after
+// each batch: both are the sender's business, handed to lib/db before the first write.
+configureSendCommits({ sameText: autoBulkRule, afterBatch: announceChanges });
 
 export type RejectReason = "FromNotOwned" | "InvalidDestination" | "DuplicateDestination" | "OptedOut";
 

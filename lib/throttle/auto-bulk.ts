@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import type { SameTextEntry, SameTextRule } from "../db/send-batch";
+
+export type { SameTextEntry };
 
 // The decision: the service marks a message bulk on its own when the same body goes from one account to more than
 // 20 destinations within 10 minutes. Counted for the whole deployment: per account, text and second, in the
@@ -12,14 +15,6 @@ export const AUTO_BULK_DETAIL = "bulk: the same text went to more than 20 destin
  * over the threshold whatever they hold: reading the newest `WINDOW_ROWS_NEEDED` is exact and bounded.
  */
 export const WINDOW_ROWS_NEEDED = AUTO_BULK_DESTINATIONS + 1;
-
-/** What one send adds to the count: its account, text and destinations, at a moment (ms since the epoch). */
-export interface SameTextEntry {
-  accountId: string;
-  textHash: string;
-  destinations: number;
-  at: number;
-}
 
 /** The text as counted: body and media, hashed (the counter never stores a customer's text). */
 export function sameTextHash(body: string, media: readonly string[]): string {
@@ -84,3 +79,15 @@ export function batchTotals(
     return totalAfter.get(key)! - batchSum.get(key)! + cumulative;
   });
 }
+
+/** The rule as the group commit applies it in the send's own transaction (lib/db/group-commit.ts). */
+export const autoBulkRule: SameTextRule = {
+  threshold: AUTO_BULK_DESTINATIONS,
+  windowRows: WINDOW_ROWS_NEEDED,
+  detail: AUTO_BULK_DETAIL,
+  bucketOf,
+  windowStart,
+  pruneBefore,
+  overThreshold,
+  batchTotals,
+};
