@@ -9,7 +9,8 @@ import { disconnectDb } from "../db/client";
 import { AdminError } from "../accounts/manage-accounts";
 import { isApiError } from "../api/api-error";
 import { errorCodes } from "../api/error-codes";
-import { commands, findCommand, isGroup, synopsisLine, usage, type Command } from "./commands";
+import { commands, findCommand, isGroup, synopsisLine, usage } from "./commands";
+import type { Command } from "./command";
 import { readArguments, UsageError } from "./read-arguments";
 import { closeAnnouncer } from "../realtime/announce-changes";
 

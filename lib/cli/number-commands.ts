@@ -2,7 +2,7 @@ import { AdminError } from "../accounts/manage-accounts";
 import { isApiError } from "../api/api-error";
 import { listNumbers, provisionNumber, releaseNumber, updateNumber, type NumberRow } from "../numbers/manage-numbers";
 import { NUMBER_LIMITS } from "../numbers/number-schema";
-import type { Command } from "./commands";
+import type { Command } from "./command";
 import { e164, formatDate, formatTable } from "./format-output";
 import { optionalString, requiredString, UsageError, type OptionSpec, type OptionValues } from "./read-arguments";
 

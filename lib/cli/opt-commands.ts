@@ -3,7 +3,7 @@ import { isApiError } from "../api/api-error";
 import { exportOptEventsCsv, listOptEvents, listOptStates, setOptStatus, type OptAction } from "../opt/manage-opt";
 import type { OptOutcome } from "../opt/apply-opt-keyword";
 import { getOptSettings, parseOptSettings, updateOptSettings } from "../opt/opt-settings";
-import type { Command, CommandResult } from "./commands";
+import type { Command, CommandResult } from "./command";
 import { e164, formatTable } from "./format-output";
 import { optionalString, requiredString, UsageError, type OptionSpec, type OptionValues } from "./read-arguments";
 

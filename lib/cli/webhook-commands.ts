@@ -9,7 +9,7 @@ import {
   type WebhookSettings,
 } from "../webhooks/manage-webhook";
 import { listWebhookAttempts, resendWebhookEvents } from "../webhooks/webhook-log";
-import type { Command } from "./commands";
+import type { Command } from "./command";
 import { formatDate, formatTable } from "./format-output";
 import { optionalString, requiredString, UsageError, type OptionSpec } from "./read-arguments";
 
