@@ -1,5 +1,5 @@
 import { ApiError } from "./api-error";
-import type { AdminActor } from "./with-admin";
+import type { AdminActor } from "./admin-actor";
 
 /** The portal user behind a self-service request (Profile): an API key has no password or sessions of its own. */
 export function sessionUser(actor: AdminActor): Extract<AdminActor, { kind: "user" }> {

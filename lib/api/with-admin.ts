@@ -8,11 +8,7 @@ import { logger, type Logger } from "../log";
 import { CLIENT_IP_HEADER } from "../auth/client-ip";
 import { SAFE_METHODS } from "../http/same-origin";
 import { twoFactorEnrolmentRequired } from "../auth/two-factor-check";
-
-/** Who acts through the admin API: a portal user, or the account's own API key (for automation). */
-export type AdminActor =
-  | { kind: "user"; userId: string; email: string; name: string; role: "admin" | "agent"; sessionId: string }
-  | { kind: "apiKey"; apiKeyId: string };
+import type { AdminActor } from "./admin-actor";
 
 export interface AdminContext {
   req: Request;

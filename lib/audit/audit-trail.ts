@@ -1,6 +1,6 @@
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import type { AdminActor } from "../api/with-admin";
+import type { AdminActor } from "../api/admin-actor";
 
 // The account's audit trail (model AuditEvent): who signed in, and who changed keys, users, numbers, the webhook
 // and settings. Written beside the change; never updated or deleted.

@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
 import { ApiError } from "../api/api-error";
-import type { AdminActor } from "../api/with-admin";
+import type { AdminActor } from "../api/admin-actor";
 import { actorLabel, recordAudit, type AuditAction, type ChangedBy } from "../audit/audit-trail";
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";

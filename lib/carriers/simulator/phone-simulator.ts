@@ -1,6 +1,6 @@
 import { ApiError } from "../../api/api-error";
 import { actorLabel, recordAudit } from "../../audit/audit-trail";
-import type { AdminActor } from "../../api/with-admin";
+import type { AdminActor } from "../../api/admin-actor";
 import { db } from "../../db/client";
 import { env } from "../../env";
 import { receiveMessage, type ReceivedMessage } from "../../messaging/receive-message";
