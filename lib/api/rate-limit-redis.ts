@@ -1,6 +1,6 @@
 import { env } from "../env";
 import { logger } from "../log";
-import type { Admission, RateLimit } from "./rate-limit";
+import type { Admission, RateLimit } from "./admit-request";
 
 // With REDIS_URL the request rate limit counts in Redis, for every server of the deployment: one key per API key
 // holding its bucket's time (the same algorithm as in memory), read and moved on in one script, on Redis's clock

@@ -2,32 +2,13 @@ import { env } from "../env";
 import { metrics } from "../metrics/define-metrics";
 import { ApiError } from "./api-error";
 import { admitInRedis } from "./rate-limit-redis";
+import { admit, type Admission, type RateLimit } from "./admit-request";
 
 // The per-key request rate limit of /v3 (off unless API_RATE_LIMIT_PER_SECOND is set): each API key may make
 // `burst` requests at once and then `perSecond` a second; beyond that a request is 429 TooManyRequests with
 // Retry-After, and does not count. Each key counts alone, also two keys of one account. Counted in this
 // process's memory (with several servers, each server counts alone), or for the whole deployment in Redis when
 // REDIS_URL is set.
-
-export interface RateLimit {
-  perSecond: number;
-  burst: number;
-}
-
-export type Admission = { allowed: true; tat: number } | { allowed: false; waitMs: number };
-
-/**
- * The generic cell rate algorithm (a token bucket kept as one time): `tat` is when the key's bucket would be full
- * again. A request is let in while that is no further ahead than the burst allows, and moves it on by one interval.
- */
-export function admit(tat: number | undefined, now: number, limit: RateLimit): Admission {
-  const interval = 1000 / limit.perSecond;
-  const tolerance = (limit.burst - 1) * interval;
-  const start = Math.max(tat ?? now, now);
-  const waitMs = start - tolerance - now;
-  if (waitMs > 0) return { allowed: false, waitMs };
-  return { allowed: true, tat: start + interval };
-}
 
 /** The configured limit, or null when there is none. */
 export function configuredRateLimit(): RateLimit | null {

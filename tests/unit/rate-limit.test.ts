@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { admit, type RateLimit } from "../../lib/api/rate-limit";
+import { admit, type RateLimit } from "../../lib/api/admit-request";
 
 // The per-key request limit's algorithm (GCRA), on an injected clock.
 function run(limit: RateLimit, times: number[]): ("ok" | number)[] {
