@@ -5,12 +5,20 @@ import { useAccountApi } from "@/components/portal/portal-context";
 import { apiCall, withQuery, type Query } from "@/components/ui/api-client";
 import { usePagedQuery } from "@/components/ui/paged-list";
 import { keys } from "@/components/ui/query-keys";
-import type { OptSettings } from "@/components/opt-outs/keyword-replies-form";
-import type { OptedOutPage } from "@/components/opt-outs/opted-out-list";
-import type { TrailPage } from "@/components/opt-outs/opt-trail";
-import type { OptEventResult } from "@/lib/opt/manage-opt";
+import type { listOptStates, OptEventResult } from "@/lib/opt/manage-opt";
+import type { getOptSettings } from "@/lib/opt/opt-settings";
 import type { OptChangeInput, OptSettingsInput } from "@/lib/opt/opt-schemas";
 import type { MutationCallbacks } from "./mutation-callbacks";
+
+// The pages and settings of the opt-out screen, as the server renders them first and these hooks fetch them after.
+export type OptSettings = Awaited<ReturnType<typeof getOptSettings>>;
+export type OptedOutPage = Awaited<ReturnType<typeof listOptStates>>;
+export interface TrailPage {
+  total: number;
+  start: number;
+  count: number;
+  events: OptEventResult[];
+}
 
 // Opt-outs: the numbers opted out now, the trail of changes (and its CSV), an admin's change of one number, and
 // the keyword replies.

@@ -5,11 +5,18 @@ import { useAccountApi } from "@/components/portal/portal-context";
 import { apiCall, type Query } from "@/components/ui/api-client";
 import { usePagedQuery } from "@/components/ui/paged-list";
 import { keys } from "@/components/ui/query-keys";
-import type { EventPage } from "@/components/webhook/delivery-log";
 import type { RevealedSecret, WebhookSettings } from "@/lib/webhooks/manage-webhook";
 import type { TestEventResult } from "@/lib/webhooks/send-test-event";
 import type { WebhookHealth } from "@/lib/webhooks/webhook-health";
+import type { WebhookEventResult } from "@/lib/webhooks/webhook-log";
 import type { MutationCallbacks } from "./mutation-callbacks";
+
+/** A page of the delivery log, as the server renders it first and the hook fetches it after. */
+export interface EventPage {
+  events: WebhookEventResult[];
+  total: number;
+  start: number;
+}
 
 // The account's webhook: its settings and secrets, its health, the delivery log, a test event and resends. A change
 // of the settings puts the server's answer in the cache and reads the rest of the webhook again.

@@ -1,17 +1,14 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { useSaveKeywordReplies } from "@/components/data/use-opt-outs";
+import { useSaveKeywordReplies, type OptSettings } from "@/components/data/use-opt-outs";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TextAreaField } from "@/components/ui/field";
 import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
-import type { getOptSettings } from "@/lib/opt/opt-settings";
 import { FOOTER_MAX, REPLY_MAX, optSettingsInput } from "@/lib/opt/opt-schemas";
-
-export type OptSettings = Awaited<ReturnType<typeof getOptSettings>>;
 
 const FIELDS = [
   {

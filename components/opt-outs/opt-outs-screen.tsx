@@ -1,9 +1,10 @@
 "use client";
 
-import { KeywordRepliesForm, type OptSettings } from "./keyword-replies-form";
+import type { OptedOutPage, OptSettings, TrailPage } from "@/components/data/use-opt-outs";
+import { KeywordRepliesForm } from "./keyword-replies-form";
 import { ManualOptForm } from "./manual-opt-form";
-import { OptedOutList, type OptedOutPage } from "./opted-out-list";
-import { OptTrail, type TrailPage } from "./opt-trail";
+import { OptedOutList } from "./opted-out-list";
+import { OptTrail } from "./opt-trail";
 
 /** The opt-outs page: act on a number, see who is out, read (and export) the trail, edit the keyword replies. */
 export function OptOutsScreen(props: { trail: TrailPage; optedOut: OptedOutPage; settings: OptSettings }) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useOptTrail, useOptTrailCsv } from "@/components/data/use-opt-outs";
+import { useOptTrail, useOptTrailCsv, type TrailPage } from "@/components/data/use-opt-outs";
 import { failureText } from "@/components/ui/api-client";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -17,13 +17,6 @@ import { TimeRangeFields } from "@/components/ui/time-range-fields";
 import type { OptEventResult } from "@/lib/opt/manage-opt";
 import { optEventQuery } from "@/lib/opt/opt-schemas";
 import { TRAIL_PAGE, trailQuery, type TrailFilters } from "./trail-query";
-
-export interface TrailPage {
-  total: number;
-  start: number;
-  count: number;
-  events: OptEventResult[];
-}
 
 /** Who acted, in words: a portal user by e-mail, a key by id, the CLI, or the phone itself. */
 function actorText(event: OptEventResult): string {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useOptedOut } from "@/components/data/use-opt-outs";
+import { useOptedOut, type OptedOutPage } from "@/components/data/use-opt-outs";
 import { failureText } from "@/components/ui/api-client";
 import { EmptyState } from "@/components/ui/empty-state";
 import { formatNumber } from "@/components/ui/format-time";
@@ -9,10 +9,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
-import type { listOptStates } from "@/lib/opt/manage-opt";
 import { OPTED_OUT_PAGE } from "./trail-query";
-
-export type OptedOutPage = Awaited<ReturnType<typeof listOptStates>>;
 
 /** The numbers sends are refused to now, most recent first. */
 export function OptedOutList({ initial }: { initial: OptedOutPage }) {

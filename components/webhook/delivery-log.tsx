@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useDeliveryLog, useRefreshWebhook, useResendEvents } from "@/components/data/use-webhook";
+import { useDeliveryLog, useRefreshWebhook, useResendEvents, type EventPage } from "@/components/data/use-webhook";
 import { failureText } from "@/components/ui/api-client";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -18,12 +18,6 @@ import type { WebhookAttemptResult, WebhookEventResult } from "@/lib/webhooks/we
 import { eventQuery } from "@/lib/webhooks/webhook-schemas";
 import { LOG_PAGE, logQuery, type LogFilters } from "./log-query";
 import { ResendRange } from "./resend-range";
-
-export interface EventPage {
-  events: WebhookEventResult[];
-  total: number;
-  start: number;
-}
 
 const statusTone: Record<string, BadgeTone> = { pending: "amber", delivered: "green", failed: "red" };
 

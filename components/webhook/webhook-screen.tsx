@@ -4,7 +4,8 @@ import { useWebhookHealth, useWebhookSettings } from "@/components/data/use-webh
 import { Notice } from "@/components/ui/notice";
 import type { WebhookSettings } from "@/lib/webhooks/manage-webhook";
 import type { WebhookHealth } from "@/lib/webhooks/webhook-health";
-import { DeliveryLog, type EventPage } from "./delivery-log";
+import type { EventPage } from "@/components/data/use-webhook";
+import { DeliveryLog } from "./delivery-log";
 import { EndpointForm } from "./endpoint-form";
 import { HealthSummary } from "./health-summary";
 import { SigningSecret } from "./signing-secret";
