@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { requireSignedIn } from "@/components/portal/require-user";
+import { requireSignedIn } from "@/app/(portal)/require-user";
 import { PortalViewerProvider } from "@/components/portal/portal-context";
 import { Sidebar } from "@/components/portal/sidebar";
 import { QueryProvider } from "@/components/ui/query-provider";

@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { requireUser } from "@/components/portal/require-user";
+import { requireUser } from "@/app/(portal)/require-user";
 import { DashboardView } from "@/components/dashboard/dashboard-view";
 import { CopyButton } from "@/components/ui/copy-button";
 import { PageHeader } from "@/components/ui/page-header";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { requireUser } from "@/components/portal/require-user";
+import { requireUser } from "@/app/(portal)/require-user";
 import { LiveProvider } from "@/components/conversations/live-provider";
 import { currentPosition } from "@/lib/conversations/thread-messages";
 

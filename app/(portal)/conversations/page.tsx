@@ -1,4 +1,4 @@
-import { requireUser } from "@/components/portal/require-user";
+import { requireUser } from "@/app/(portal)/require-user";
 import { PageHeader } from "@/components/ui/page-header";
 import { ConversationList } from "@/components/conversations/conversation-list";
 import { listConversations } from "@/lib/conversations/manage-conversations";

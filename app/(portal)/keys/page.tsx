@@ -1,4 +1,4 @@
-import { requireAdmin } from "@/components/portal/require-user";
+import { requireAdmin } from "@/app/(portal)/require-user";
 import { PageHeader } from "@/components/ui/page-header";
 import { KeysScreen } from "@/components/keys/keys-screen";
 import { KEY_PAGE_SIZE } from "@/components/keys/key-types";

@@ -1,4 +1,4 @@
-import { requireUser } from "@/components/portal/require-user";
+import { requireUser } from "@/app/(portal)/require-user";
 import { FirstMessageHelp } from "@/components/messages/first-message-help";
 import { listQueryOf } from "@/components/messages/list-query";
 import { MessagesBrowser } from "@/components/messages/messages-browser";

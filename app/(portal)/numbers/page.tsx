@@ -1,4 +1,4 @@
-import { requireAdmin } from "@/components/portal/require-user";
+import { requireAdmin } from "@/app/(portal)/require-user";
 import { NumbersScreen } from "@/components/numbers/numbers-screen";
 import { PageHeader } from "@/components/ui/page-header";
 import { getAccountSettings } from "@/lib/accounts/account-settings";

@@ -1,4 +1,4 @@
-import { requireAdmin } from "@/components/portal/require-user";
+import { requireAdmin } from "@/app/(portal)/require-user";
 import { OptOutsScreen } from "@/components/opt-outs/opt-outs-screen";
 import { OPTED_OUT_PAGE, TRAIL_PAGE } from "@/components/opt-outs/trail-query";
 import { PageHeader } from "@/components/ui/page-header";

@@ -1,4 +1,4 @@
-import { requireSignedIn } from "@/components/portal/require-user";
+import { requireSignedIn } from "@/app/(portal)/require-user";
 import { PageHeader } from "@/components/ui/page-header";
 import { ChangePasswordForm } from "@/components/profile/change-password-form";
 import { TwoFactorPanel } from "@/components/profile/two-factor-panel";

@@ -1,4 +1,4 @@
-import { requireAdmin } from "@/components/portal/require-user";
+import { requireAdmin } from "@/app/(portal)/require-user";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { CopyButton } from "@/components/ui/copy-button";
 import { SettingsForm } from "@/components/settings/settings-form";

@@ -1,4 +1,4 @@
-import { requireAdmin } from "@/components/portal/require-user";
+import { requireAdmin } from "@/app/(portal)/require-user";
 import { PhoneSimulator } from "@/components/simulator/phone-simulator";
 import { Notice } from "@/components/ui/notice";
 import { PageHeader } from "@/components/ui/page-header";

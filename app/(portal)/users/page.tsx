@@ -1,4 +1,4 @@
-import { requireAdmin } from "@/components/portal/require-user";
+import { requireAdmin } from "@/app/(portal)/require-user";
 import { PageHeader } from "@/components/ui/page-header";
 import { UsersScreen } from "@/components/users/users-screen";
 import { ActivityPanel } from "@/components/users/activity-panel";

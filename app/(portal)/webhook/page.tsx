@@ -1,4 +1,4 @@
-import { requireAdmin } from "@/components/portal/require-user";
+import { requireAdmin } from "@/app/(portal)/require-user";
 import { PageHeader } from "@/components/ui/page-header";
 import { LOG_PAGE } from "@/components/webhook/log-query";
 import { WebhookScreen } from "@/components/webhook/webhook-screen";

@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { requireUser } from "@/components/portal/require-user";
+import { requireUser } from "@/app/(portal)/require-user";
 import { ThreadView } from "@/components/conversations/thread-view";
 import { getThread } from "@/lib/conversations/manage-conversations";
 import { ApiError } from "@/lib/api/api-error";

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/components/portal/require-user";
+import { requireUser } from "@/app/(portal)/require-user";
 import { MessageView } from "@/components/messages/message-view";
 import { CopyButton } from "@/components/ui/copy-button";
 import { PageHeader } from "@/components/ui/page-header";
