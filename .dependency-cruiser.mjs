@@ -9,7 +9,7 @@ const SERVER_ONLY = [
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
-module.exports = {
+export default {
   forbidden: [
     {
       name: "lib-not-above",
