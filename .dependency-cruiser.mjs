@@ -16,7 +16,16 @@ export default {
       comment: "lib/ is the domain: it knows nothing of the routes, the React components or Next.js.",
       severity: "error",
       from: { path: "^lib/" },
-      to: { path: ["^app/", "^components/", "^server\\.ts$", "^worker/", "^node_modules/next/", "^node_modules/next-auth/react"] },
+      to: {
+        path: [
+          "^app/",
+          "^components/",
+          "^server\\.ts$",
+          "^worker/",
+          "^node_modules/next/",
+          "^node_modules/next-auth/react",
+        ],
+      },
     },
     {
       name: "lib-next-auth-server-only",

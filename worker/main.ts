@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   // fan-out, the emitter tells every server).
   if (process.send && fanOutKind() === null) {
     // Every writer of SDRs here announces them once they are committed (the delivery rounds and receipts through
-    // lib/db/steps.ts, inbound messages and expiry after their transaction), so one wake-up, at most one per 10 ms
+    // lib/messaging/write-sdrs.ts, inbound messages and expiry after their transaction), so one wake-up, at most one per 10 ms
     // burst, is enough; the server's poll remains the last resort.
     const wake = throttleAnnouncements(() => tellServer({ type: "changes" }));
     installAnnouncer({ announce: wake, close: async () => {} });
