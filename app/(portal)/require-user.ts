@@ -1,7 +1,6 @@
 import { cache } from "react";
 import { forbidden, redirect } from "next/navigation";
 import { currentPortalUser, type PortalUser } from "@/lib/auth/portal-session";
-import { twoFactorEnrolmentRequired } from "@/lib/auth/two-factor-check";
 
 // Every portal page asks one of these first: the user is read again from the database on each request, so a
 // disabled user is signed out and a changed role applies at once; an agent on an admin page gets the 403 page.
@@ -19,7 +18,7 @@ export async function requireSignedIn(): Promise<PortalUser> {
 /** Signed in, with two-factor on when the account requires it (otherwise to the Profile page to set it up). */
 export async function requireUser(): Promise<PortalUser> {
   const user = await requireSignedIn();
-  if (await twoFactorEnrolmentRequired(user.id)) redirect("/profile");
+  if (user.mustEnrolTwoFactor) redirect("/profile");
   return user;
 }
 

@@ -7,7 +7,6 @@ import { currentPortalUser } from "../auth/portal-session";
 import { logger, type Logger } from "../log";
 import { CLIENT_IP_HEADER } from "../auth/client-ip";
 import { SAFE_METHODS } from "../http/same-origin";
-import { twoFactorEnrolmentRequired } from "../auth/two-factor-check";
 import type { AdminActor } from "./admin-actor";
 
 export interface AdminContext {
@@ -47,7 +46,7 @@ async function adminActor(
   // Agents chat with phones and read messages; settings, logs and audit trails are for the account's admins.
   if (user.role !== "admin" && !agents)
     throw new ApiError("Forbidden", { detail: "an admin of the account is required" });
-  if (!beforeTwoFactor && (await twoFactorEnrolmentRequired(user.id)))
+  if (!beforeTwoFactor && user.mustEnrolTwoFactor)
     throw new ApiError("Forbidden", { detail: "two-factor enrolment required" });
   const actor = {
     kind: "user" as const,

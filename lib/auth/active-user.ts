@@ -10,6 +10,11 @@ export interface ActiveUser {
   role: "admin" | "agent";
   /** The server's session record this request came with (lib/auth/start-session.ts). */
   sessionId: string;
+  /**
+   * The account requires two-factor sign-in and this user has not turned it on: they may only enrol (the Profile
+   * page and its endpoints), nothing else of the portal, the admin API or the live view.
+   */
+  mustEnrolTwoFactor: boolean;
 }
 
 /** What a session token claims: its user, account and session id (`sub`, `accountId`, `sid`). */
@@ -27,7 +32,7 @@ const TOUCH_AFTER_MS = 60_000;
  * The one rule for whether a session still stands, for pages, routes and sockets alike: the session record the
  * token names exists, was not ended (sign-out, revoke, password change, user disabled) and has not expired; it
  * belongs to the token's user; that user is not disabled and still belongs to the session's account; the role is
- * the database's, not the token's. A token without a session id (from before sessions were recorded) is refused:
+ * the database's, not the token's; whether the account still waits for the user's two-factor enrolment. A token without a session id (from before sessions were recorded) is refused:
  * its user signs in again. One query per request. No next-auth imports here, so the socket server can use it.
  */
 export async function activeUser(claim: SessionClaim, now = new Date()): Promise<ActiveUser | null> {
@@ -41,7 +46,18 @@ export async function activeUser(claim: SessionClaim, now = new Date()): Promise
       lastSeenAt: true,
       expiresAt: true,
       revokedAt: true,
-      user: { select: { id: true, email: true, name: true, accountId: true, role: true, disabledAt: true } },
+      user: {
+        select: {
+          id: true,
+          email: true,
+          name: true,
+          accountId: true,
+          role: true,
+          disabledAt: true,
+          account: { select: { requireTwoFactor: true } },
+          twoFactor: { select: { enabledAt: true } },
+        },
+      },
     },
   });
   if (!session || session.revokedAt || session.expiresAt <= now) return null;
@@ -56,6 +72,7 @@ export async function activeUser(claim: SessionClaim, now = new Date()): Promise
     accountId: user.accountId,
     role: user.role === "admin" ? "admin" : "agent",
     sessionId,
+    mustEnrolTwoFactor: user.account.requireTwoFactor && user.twoFactor?.enabledAt == null,
   };
 }
 

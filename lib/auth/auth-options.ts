@@ -91,18 +91,13 @@ export async function authorizePortalUser(input: unknown, ip = "", userAgent = "
   };
 }
 
-/** The client address server.ts put on the request (next-auth hands authorize the headers as an object). */
-function clientIp(req: { headers?: unknown } | undefined): string {
+/**
+ * A request header as next-auth hands authorize the request (headers as an object): the client address server.ts
+ * put on it (CLIENT_IP_HEADER), or the browser's User-Agent for the session lists.
+ */
+function headerOf(req: { headers?: unknown } | undefined, name: string): string {
   const headers = req?.headers as Record<string, string | string[] | undefined> | Headers | undefined;
-  if (!headers) return "";
-  const value = headers instanceof Headers ? headers.get(CLIENT_IP_HEADER) : headers[CLIENT_IP_HEADER];
-  return (Array.isArray(value) ? value[0] : value) ?? "";
-}
-
-/** The browser's User-Agent, for the session lists. */
-function userAgentOf(req: { headers?: unknown } | undefined): string {
-  const headers = req?.headers as Record<string, string | string[] | undefined> | Headers | undefined;
-  const value = headers instanceof Headers ? headers.get("user-agent") : headers?.["user-agent"];
+  const value = headers instanceof Headers ? headers.get(name) : headers?.[name];
   return (Array.isArray(value) ? value[0] : value) ?? "";
 }
 
@@ -113,7 +108,8 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      authorize: (input, req) => authorizePortalUser(input, clientIp(req), userAgentOf(req)),
+      authorize: (input, req) =>
+        authorizePortalUser(input, headerOf(req, CLIENT_IP_HEADER), headerOf(req, "user-agent")),
     }),
   ],
   callbacks: {

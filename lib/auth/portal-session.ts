@@ -1,8 +1,8 @@
 import { getServerSession, type Session } from "next-auth";
 import { authOptions, type PortalSession } from "./auth-options";
-import { activeUser } from "./active-user";
+import { activeUser, type ActiveUser } from "./active-user";
 
-export type PortalUser = PortalSession["user"] & { name: string };
+export type PortalUser = ActiveUser;
 
 /** The portal user of a next-auth session, or null when there is none (or it lacks the account). */
 export function portalUser(session: Session | null): PortalSession["user"] | null {

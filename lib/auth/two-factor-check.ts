@@ -50,21 +50,3 @@ export async function acceptSecondFactor(input: {
   const left = await db().twoFactorRecoveryCode.count({ where: { userId: input.userId, usedAt: null } });
   return { kind: "recovery", recoveryCodesLeft: left };
 }
-
-/** Whether the user must give a second factor to sign in. */
-export async function twoFactorEnabled(userId: string): Promise<boolean> {
-  const row = await db().userTwoFactor.findUnique({ where: { userId }, select: { enabledAt: true } });
-  return row?.enabledAt != null;
-}
-
-/**
- * Whether the user's account requires two-factor sign-in and the user has not turned it on: such a user may only
- * enrol (the Profile page and its endpoints), nothing else of the portal or the admin API.
- */
-export async function twoFactorEnrolmentRequired(userId: string): Promise<boolean> {
-  const user = await db().user.findUnique({
-    where: { id: userId },
-    select: { account: { select: { requireTwoFactor: true } }, twoFactor: { select: { enabledAt: true } } },
-  });
-  return user?.account.requireTwoFactor === true && user.twoFactor?.enabledAt == null;
-}

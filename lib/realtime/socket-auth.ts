@@ -1,7 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { activeUser } from "../auth/active-user";
 import { sessionTokenOf } from "../auth/session-token";
-import { twoFactorEnrolmentRequired } from "../auth/two-factor-check";
 
 /**
  * The portal user of a socket.io handshake: the next-auth session cookie, then the same check as pages and routes
@@ -14,6 +13,6 @@ export async function socketUser(
   if (!token?.sub) return null;
   const user = await activeUser({ userId: token.sub, accountId: token.accountId, sessionId: token.sid });
   // A user the account requires two-factor of, who has not turned it on, may only enrol: no live view either.
-  if (!user || (await twoFactorEnrolmentRequired(user.id))) return null;
+  if (!user || user.mustEnrolTwoFactor) return null;
   return { id: user.id, accountId: user.accountId, sessionId: user.sessionId };
 }
