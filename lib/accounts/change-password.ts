@@ -3,7 +3,7 @@ import { ApiError } from "../api/api-error";
 import { recordAudit } from "../audit/audit-trail";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { revokeSessions } from "../auth/end-sessions";
-import { blockedUntil, clearSignInFailures, recordSignInFailure, throttleKeys } from "../auth/sign-in-throttle";
+import { clearSignInFailures, recordSignInFailure, refuseWhileThrottled, throttleKeys } from "../auth/sign-in-throttle";
 import { disconnectSessions } from "../realtime/disconnect-sessions";
 import type { PasswordChangeInput } from "./user-schema";
 
@@ -26,13 +26,7 @@ export async function changePassword(input: {
   });
   if (!user) throw new ApiError("NotFound", { detail: `no user ${input.userId} in this account` });
   const keys = throttleKeys(user.email, input.ip);
-  const blocked = await blockedUntil(keys);
-  if (blocked) {
-    const seconds = Math.max(1, Math.ceil((blocked.getTime() - Date.now()) / 1000));
-    throw new ApiError("TooManyRequests", {
-      detail: `too many wrong passwords: try again in ${seconds} second${seconds === 1 ? "" : "s"}`,
-    });
-  }
+  await refuseWhileThrottled(keys, "wrong passwords");
   if (!(await verifyPassword(input.change.currentPassword, user.passwordHash))) {
     await recordSignInFailure(keys);
     throw new ApiError("InvalidRequest", {

@@ -1,3 +1,4 @@
+import { ApiError } from "../api/api-error";
 import { db } from "../db/client";
 
 // Sign-in throttling, per email and per client address, shared by every server through the database.
@@ -76,4 +77,16 @@ export async function recordSignInFailure(keys: string[], now = new Date()): Pro
 
 export async function clearSignInFailures(email: string): Promise<void> {
   await db().signInThrottle.deleteMany({ where: { key: `email:${email.trim().toLowerCase()}` } });
+}
+
+/**
+ * Refuses (TooManyRequests) a guess a signed-in user types, a current password or a two-factor code, while earlier
+ * wrong guesses block its email or address; the refusal says how long to wait.
+ */
+export async function refuseWhileThrottled(keys: string[], guesses: string, field?: string): Promise<void> {
+  const blocked = await blockedUntil(keys);
+  if (!blocked) return;
+  const seconds = Math.max(1, Math.ceil((blocked.getTime() - Date.now()) / 1000));
+  const wait = `${seconds} second${seconds === 1 ? "" : "s"}`;
+  throw new ApiError("TooManyRequests", { detail: `too many ${guesses}: try again in ${wait}`, field });
 }

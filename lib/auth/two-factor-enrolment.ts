@@ -4,7 +4,7 @@ import type { AdminActor } from "../api/admin-actor";
 import { actorLabel, recordAudit, type AuditAction, type ChangedBy } from "../audit/audit-trail";
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { blockedUntil, recordSignInFailure, throttleKeys } from "./sign-in-throttle";
+import { recordSignInFailure, refuseWhileThrottled, throttleKeys } from "./sign-in-throttle";
 import { acceptSecondFactor } from "./two-factor-check";
 import { groupedSecret, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from "./two-factor-codes";
 import { encryptSecret, recoveryCodeKey, totpEncryptionKey } from "./two-factor-secret";
@@ -75,11 +75,7 @@ export async function startTwoFactorSetup(user: SignedInUser) {
  */
 async function requireCode(user: SignedInUser, code: string, ip: string, options: { pending?: boolean }) {
   const keys = throttleKeys(user.email, ip);
-  const blocked = await blockedUntil(keys);
-  if (blocked) {
-    const seconds = Math.max(1, Math.ceil((blocked.getTime() - Date.now()) / 1000));
-    throw new ApiError("TooManyRequests", { detail: `too many wrong codes: try again in ${seconds} s`, field: "code" });
-  }
+  await refuseWhileThrottled(keys, "wrong codes", "code");
   const accepted = await acceptSecondFactor({
     userId: user.id,
     text: code,
