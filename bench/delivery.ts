@@ -229,14 +229,13 @@ async function queueBacklog(senders: number, each: number, rateLimitPerSecond: n
     numbers.push(
       (await provisionNumber({ accountId: account.id, number: `+${senderNumber(i)}`, actor: "cli" })).number,
     );
-  const principal = { accountId: account.id, apiKeyId: "bench" };
+  const sender = { kind: "apiKey", accountId: account.id, apiKeyId: "bench" } as const;
   const send = async (request: Partial<SendRequest>) => {
-    const envelope = await sendMessages({
-      principal,
+    const { messageInfo: info } = await sendMessages({
+      sender,
       request: { accountId: account.id, body: body(), bulk: false, ...request } as SendRequest,
       requestId: "bench",
     });
-    const info = (envelope as unknown as { data: { messageInfo: { status: string }[] } }).data.messageInfo;
     const refused = info.filter((m) => m.status !== "accepted").length;
     if (refused > 0) throw new Error(`${refused} messages were not accepted`);
   };

@@ -240,9 +240,10 @@ export async function sendReply(input: {
   requestId: string;
 }): Promise<MessageInfo> {
   const conversation = await findConversation(input.accountId, input.conversationId);
-  // The client id is also the Idempotency-Key: a send retried after a lost answer is not sent twice.
-  const envelope = await sendWithIdempotency({
-    principal: { accountId: input.accountId, apiKeyId: `user:${input.userId}` },
+  // The client id is also the Idempotency-Key: a send retried after a lost answer is not sent twice, and gets the
+  // first send's entry again (the one destination's, which is what is stored).
+  return sendWithIdempotency({
+    sender: { kind: "user", accountId: input.accountId, userId: input.userId },
     raw: {
       accountId: input.accountId,
       from: conversation.accountNumber,
@@ -256,7 +257,6 @@ export async function sendReply(input: {
     },
     requestId: input.requestId,
     headers: new Headers({ "idempotency-key": `conversation-${input.clientId}` }),
+    answer: (result) => result.messageInfo[0]!,
   });
-  const data = envelope.data as { messageInfo: MessageInfo[]; error?: string };
-  return data.messageInfo[0]!;
 }

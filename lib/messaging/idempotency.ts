@@ -1,21 +1,24 @@
 import { createHash } from "node:crypto";
 import { ApiError } from "../api/api-error";
-import type { Envelope } from "../api/envelope";
 import { db } from "../db/client";
 import { uuidv4 } from "../db/ids";
 import type { Prisma } from "../db/generated/sqlite/client";
 
 // The decision: the same Idempotency-Key with the same body within 24 hours returns the first response again
-// and sends nothing; with another body it is 409 IdempotencyConflict.
+// and sends nothing; with another body it is 409 IdempotencyConflict. What is stored is the caller's answer (the
+// route's envelope), committed with the messages; a send's answer is always a success (200): refusals are thrown
+// before anything is stored.
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const MAX_KEY_LENGTH = 255;
 
-export interface IdempotencyClaim {
+export interface IdempotencyClaim<R> {
   key: string;
   requestHash: string;
-  /** The row to commit with the messages, so the record exists exactly when the messages do. */
-  record(envelope: Envelope): Prisma.IdempotencyRecordCreateManyInput;
+  /** The row to commit with the messages (the answer to `result`), so the record exists exactly when they do. */
+  record(result: R): Prisma.IdempotencyRecordCreateManyInput;
 }
+
+const SUCCESS_STATUS = 200;
 
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
@@ -40,17 +43,21 @@ export function idempotencyKeyFrom(headers: Headers): string | null {
   return key;
 }
 
-/** The stored first answer for this key, or a claim to record this request's answer with its messages. */
-export async function checkIdempotency(
+/**
+ * The stored first answer for this key, or a claim to record this request's answer with its messages: `answer` turns
+ * the result into what the caller answers, so a repeat gets exactly that again.
+ */
+export async function checkIdempotency<R, A>(
   accountId: string,
   key: string,
   body: unknown,
-): Promise<{ replay: Envelope } | { claim: IdempotencyClaim }> {
+  answer: (result: R) => A,
+): Promise<{ replay: A } | { claim: IdempotencyClaim<R> }> {
   const requestHash = createHash("sha256").update(canonical(body)).digest("hex");
   const existing = await db().idempotencyRecord.findUnique({ where: { accountId_key: { accountId, key } } });
   if (existing && Date.now() - existing.createdAt.getTime() < IDEMPOTENCY_WINDOW_MS) {
     if (existing.requestHash !== requestHash) throw new ApiError("IdempotencyConflict");
-    return { replay: JSON.parse(existing.responseBody) as Envelope };
+    return { replay: JSON.parse(existing.responseBody) as A };
   }
   if (existing)
     await db()
@@ -60,13 +67,13 @@ export async function checkIdempotency(
     claim: {
       key,
       requestHash,
-      record: (envelope) => ({
+      record: (result) => ({
         id: uuidv4(),
         accountId,
         key,
         requestHash,
-        statusCode: envelope.statusCode,
-        responseBody: JSON.stringify(envelope),
+        statusCode: SUCCESS_STATUS,
+        responseBody: JSON.stringify(answer(result)),
         createdAt: new Date(),
       }),
     },

@@ -1,6 +1,5 @@
 import { ApiError } from "../api/api-error";
-import { assertAccount, type ApiPrincipal } from "../api/authenticate";
-import { successEnvelope, type Envelope } from "../api/envelope";
+import { assertSenderAccount, type Sender } from "./sender";
 import { db } from "../db/client";
 import { env } from "../env";
 import { uuidv7 } from "../db/ids";
@@ -12,6 +11,7 @@ import { tnDigits, validTn, withPlus } from "./phone-number";
 import { isoWithOffset } from "./time-format";
 import type { SendRequest } from "./send-schema";
 import type { IdempotencyClaim } from "./idempotency";
+import type { MessageInfo, SendResult } from "./message-serializers";
 import { footerDue, withFooter } from "../opt/append-footer";
 import { readOptStates, optStatusOf } from "../opt/read-opt-states";
 import { readOptTexts } from "../opt/opt-settings";
@@ -24,24 +24,7 @@ import { announceChanges } from "../realtime/announce-changes";
 configureSendCommits({ sameText: autoBulkRule, afterBatch: announceChanges });
 
 export type RejectReason = "FromNotOwned" | "InvalidDestination" | "DuplicateDestination" | "OptedOut";
-
-export interface MessageInfo {
-  messageId: string;
-  dateCreated: string;
-  to: string;
-  body: string;
-  numSegments: number;
-  optStatus: string;
-  status: "accepted" | "rejected";
-  reason: string;
-}
-
-// The decision for a `from` that is valid but not the account's: a 200 envelope carrying the failure.
-const FROM_NOT_OWNED = {
-  error_code: 1001,
-  error: "FromNotOwned",
-  error_message: "'from' does not belong to the account",
-} as const;
+export type { MessageInfo, SendResult };
 
 // Which account holds a number, read at most once per API_KEY_CACHE_SECONDS per process (like keys): a number
 // removed from an account stops being usable within that time.
@@ -67,29 +50,19 @@ export function forgetNumberOwner(digits: string): void {
   numberOwners.delete(digits);
 }
 
-/** The request's fields as the response echoes them, with the defaults that were applied. */
-function echo(request: SendRequest, bulk: boolean): Record<string, unknown> {
-  return {
-    ...request,
-    conversational: request.conversational ?? false,
-    bulk,
-    optLogic: request.optLogic ?? false,
-  };
-}
-
 /**
  * POST /v3/messages. One message per destination, persisted with its `accepted` and `queued` SDRs (or its
  * `rejected` SDR) in one transaction before the answer is built. Rejected destinations are kept too, so every
  * messageId a client is given can be listed and has SDRs.
  */
 export async function sendMessages(input: {
-  principal: ApiPrincipal;
+  sender: Sender;
   request: SendRequest;
   requestId: string;
-  idempotency?: IdempotencyClaim;
-}): Promise<Envelope> {
-  const { principal, request } = input;
-  assertAccount(principal, request.accountId);
+  idempotency?: IdempotencyClaim<SendResult>;
+}): Promise<SendResult> {
+  const { sender, request } = input;
+  assertSenderAccount(sender, request.accountId);
   const from = validTn(request.from);
   if (from === null) throw new ApiError("InvalidNumber");
   const fromOwned = await ownsNumber(request.accountId, from);
@@ -221,22 +194,17 @@ export async function sendMessages(input: {
     });
   }
 
-  const data: Record<string, unknown> = { ...echo(request, bulk), messageInfo };
-  if (!fromOwned) Object.assign(data, FROM_NOT_OWNED);
-  const envelope = successEnvelope("MessageCreateSuccessful", data);
-  if (input.idempotency) write.idempotency = input.idempotency.record(envelope);
+  const result: SendResult = { request, bulk, messageInfo, refusal: fromOwned ? null : "FromNotOwned" };
+  if (input.idempotency) write.idempotency = input.idempotency.record(result);
   if (countInCommit) {
     // The answer stored for the Idempotency-Key if the commit's count makes this send bulk.
-    const bulkResponseBody = input.idempotency
-      ? JSON.stringify({ ...envelope, data: { ...envelope.data, bulk: true } })
-      : undefined;
+    const bulkResponseBody = input.idempotency?.record({ ...result, bulk: true }).responseBody;
     write.sameText = { ...sameText, bulkResponseBody };
   }
   if (request.conversational && fromOwned) await attachConversations(request.accountId, from, write.messages, now);
   const { autoBulk: madeBulk } = await commitSendWrite(write);
-  if (madeBulk) envelope.data!.bulk = true;
   countSends(messageInfo);
-  return envelope;
+  return madeBulk ? { ...result, bulk: true } : result;
 }
 
 /** The sends counters, once the messages are committed. */

@@ -1,34 +1,34 @@
-import type { ApiPrincipal } from "../api/authenticate";
-import type { Envelope } from "../api/envelope";
 import { checkIdempotency, idempotencyKeyFrom, isDuplicateKeyError } from "./idempotency";
+import type { SendResult } from "./message-serializers";
 import { parseSendRequest } from "./send-schema";
 import { sendMessages } from "./send-message";
-import { assertAccount } from "../api/authenticate";
+import { assertSenderAccount, type Sender } from "./sender";
 
-/** POST /v3/messages with the optional Idempotency-Key: a repeat returns the first answer and sends nothing. */
-export async function sendWithIdempotency(input: {
-  principal: ApiPrincipal;
+/**
+ * A send with the optional Idempotency-Key: a repeat returns the first answer and sends nothing. `answer` is what
+ * the caller makes of the result (the route: its envelope); it is stored with the messages and returned for the
+ * first request and every repeat alike.
+ */
+export async function sendWithIdempotency<A>(input: {
+  sender: Sender;
   raw: unknown;
   requestId: string;
   headers: Headers;
-}): Promise<Envelope> {
+  answer: (result: SendResult) => A;
+}): Promise<A> {
+  const { sender, requestId, answer } = input;
   const request = parseSendRequest(input.raw);
   const key = idempotencyKeyFrom(input.headers);
-  if (key === null) return sendMessages({ principal: input.principal, request, requestId: input.requestId });
-  assertAccount(input.principal, request.accountId);
-  const first = await checkIdempotency(request.accountId, key, input.raw);
+  if (key === null) return answer(await sendMessages({ sender, request, requestId }));
+  assertSenderAccount(sender, request.accountId);
+  const first = await checkIdempotency(request.accountId, key, input.raw, answer);
   if ("replay" in first) return first.replay;
   try {
-    return await sendMessages({
-      principal: input.principal,
-      request,
-      requestId: input.requestId,
-      idempotency: first.claim,
-    });
+    return answer(await sendMessages({ sender, request, requestId, idempotency: first.claim }));
   } catch (error) {
     // A concurrent request with the same key committed first: answer as it did (or 409 for another body).
     if (!isDuplicateKeyError(error)) throw error;
-    const again = await checkIdempotency(request.accountId, key, input.raw);
+    const again = await checkIdempotency(request.accountId, key, input.raw, answer);
     if ("replay" in again) return again.replay;
     throw error;
   }

@@ -78,12 +78,12 @@ async function account(numbers: number, rate = 10) {
 }
 
 async function send(accountId: string, from: string, to: string[], body: string, bulk?: boolean) {
-  const envelope = await sendMessages({
-    principal: { accountId, apiKeyId: "test" },
+  const { messageInfo } = await sendMessages({
+    sender: { kind: "apiKey", accountId, apiKeyId: "test" },
     request: { accountId, from, toArray: to, body, bulk },
     requestId: "test",
   });
-  return (envelope.data!.messageInfo as { messageId: string }[]).map((i) => i.messageId);
+  return messageInfo.map((i) => i.messageId);
 }
 
 describe("the delivery worker's pacing (injected clock, real database)", () => {
