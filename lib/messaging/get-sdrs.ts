@@ -1,6 +1,6 @@
 import { ApiError } from "../api/api-error";
 import { assertAccount, type ApiPrincipal } from "../api/authenticate";
-import { errorStatusUri, successEnvelope, type Envelope } from "../api/envelope";
+import { errorStatusUri } from "../api/envelope";
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/sqlite/client";
 import { UUID_PATTERN } from "../db/ids";
@@ -61,7 +61,7 @@ export async function getSdrs(input: {
   principal: ApiPrincipal;
   accountId: string;
   messageId: string;
-}): Promise<Envelope> {
+}): Promise<{ accountId: string; messageId: string; results: SdrRecord[] }> {
   const { principal, accountId } = input;
   if (!UUID_PATTERN.test(accountId)) {
     throw new ApiError("InvalidRequest", { detail: "'accountId' must be a UUID", field: "accountId" });
@@ -79,5 +79,5 @@ export async function getSdrs(input: {
   });
   if (!message) throw notFound();
   const results = toSdrRecords(message.createdAt, message.sdrs);
-  return successEnvelope("QueryCompletedSuccessfully", { accountId, messageId, results });
+  return { accountId, messageId, results };
 }

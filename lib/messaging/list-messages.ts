@@ -1,6 +1,5 @@
 import { assertAccount, type ApiPrincipal } from "../api/authenticate";
 import { ApiError } from "../api/api-error";
-import { successEnvelope, type Envelope } from "../api/envelope";
 import { dbProvider } from "../db/client";
 import { env } from "../env";
 import { boundValue, placeholder, type ColumnKind } from "../db/insert-rows";
@@ -311,9 +310,12 @@ export async function queryMessages(query: ListQuery): Promise<MessagePage> {
   }
 }
 
-/** GET /v3/messages: one page of the account's messages and the total for the query. */
-export async function listMessages(input: { principal: ApiPrincipal; query: ListQuery }): Promise<Envelope> {
+/** GET /v3/messages: the query's parameters as given, then one page of the account's messages and the total. */
+export async function listMessages(input: {
+  principal: ApiPrincipal;
+  query: ListQuery;
+}): Promise<Record<string, unknown> & MessagePage> {
   const { principal, query } = input;
   assertAccount(principal, query.accountId);
-  return successEnvelope("QueryCompletedSuccessfully", { ...query.echo, ...(await queryMessages(query)) });
+  return { ...query.echo, ...(await queryMessages(query)) };
 }

@@ -1,6 +1,5 @@
 import { ApiError } from "../api/api-error";
 import { assertAccount, type ApiPrincipal } from "../api/authenticate";
-import { successEnvelope, type Envelope } from "../api/envelope";
 import { parseInput } from "../api/parse-input";
 import { actorLabel } from "../audit/audit-trail";
 import { UUID_PATTERN } from "../db/ids";
@@ -8,7 +7,8 @@ import { listingTimestamp } from "../messaging/time-format";
 import { listNumbers, provisionNumber, releaseNumber, type NumberRow } from "./manage-numbers";
 import { numbersQuerySchema, provisionRequestSchema } from "./v3-number-schema";
 
-// /v3/numbers: the account's numbers through the public API, in the v3 envelope and with its error style.
+// /v3/numbers: the account's numbers through the public API, with its error style; the routes put the results in
+// the v3 envelope.
 
 function invalid(parameter: string, why: string): ApiError {
   return new ApiError("InvalidRequest", { detail: `'${parameter}' ${why}`, field: parameter });
@@ -43,7 +43,7 @@ export function toV3Number(row: NumberRow) {
 }
 
 /** GET /v3/numbers: one page of the account's numbers, in number order. */
-export async function listNumbersV3(input: { principal: ApiPrincipal; params: URLSearchParams }): Promise<Envelope> {
+export async function listNumbersV3(input: { principal: ApiPrincipal; params: URLSearchParams }) {
   const { principal, params } = input;
   const accountId = accountIdOf(queryValue(params, "accountId"));
   const echo: Record<string, string> = {};
@@ -55,16 +55,11 @@ export async function listNumbersV3(input: { principal: ApiPrincipal; params: UR
   const count = echo.count === undefined ? 50 : integer("count", echo.count, 1, 1000);
   assertAccount(principal, accountId);
   const page = await listNumbers({ accountId, start, count });
-  return successEnvelope("QueryCompletedSuccessfully", {
-    ...echo,
-    total: page.total,
-    position: start,
-    numbers: page.numbers.map(toV3Number),
-  });
+  return { ...echo, total: page.total, position: start, numbers: page.numbers.map(toV3Number) };
 }
 
 /** POST /v3/numbers: provisions a number to the account; the account's own number again is answered as it is. */
-export async function provisionNumberV3(input: { principal: ApiPrincipal; raw: unknown }): Promise<Envelope> {
+export async function provisionNumberV3(input: { principal: ApiPrincipal; raw: unknown }) {
   const { principal, raw } = input;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ApiError("InvalidRequest", { detail: "the body must be a JSON object" });
@@ -76,19 +71,11 @@ export async function provisionNumberV3(input: { principal: ApiPrincipal; raw: u
     ...request,
     actor: actorLabel({ kind: "apiKey", apiKeyId: principal.apiKeyId }),
   });
-  return successEnvelope("UpdateSuccessful", {
-    accountId: request.accountId,
-    ...toV3Number(provisioned),
-    created: provisioned.created,
-  });
+  return { accountId: request.accountId, ...toV3Number(provisioned), created: provisioned.created };
 }
 
 /** DELETE /v3/numbers/{number}: releases one of the account's numbers. */
-export async function releaseNumberV3(input: {
-  principal: ApiPrincipal;
-  number: string;
-  params: URLSearchParams;
-}): Promise<Envelope> {
+export async function releaseNumberV3(input: { principal: ApiPrincipal; number: string; params: URLSearchParams }) {
   const { principal, params } = input;
   const accountId = accountIdOf(queryValue(params, "accountId"));
   assertAccount(principal, accountId);
@@ -97,5 +84,5 @@ export async function releaseNumberV3(input: {
     number: input.number,
     actor: actorLabel({ kind: "apiKey", apiKeyId: principal.apiKeyId }),
   });
-  return successEnvelope("UpdateSuccessful", { accountId, ...released, released: true });
+  return { accountId, ...released, released: true as const };
 }
