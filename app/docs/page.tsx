@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
-import { buildOpenApiDocument, errorCodeDocs, SDR_STATUSES, SEND_REJECT_REASONS } from "@/lib/api/openapi";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { errorCodeDocs } from "@/lib/api/openapi/errors";
+import { SDR_STATUSES } from "@/lib/messaging/get-sdrs";
+import { SEND_REJECT_REASONS } from "@/lib/messaging/message-serializers";
 import { publicUrl } from "@/lib/env";
 import { CodeBlock, JsonBlock } from "@/components/docs/code-block";
 import {

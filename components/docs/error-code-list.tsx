@@ -1,4 +1,4 @@
-import type { ErrorCodeDoc } from "@/lib/api/openapi";
+import type { ErrorCodeDoc } from "@/lib/api/openapi/errors";
 import { CodeBlock } from "./code-block";
 import { InlineText } from "./rich-text";
 

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ApiError } from "../api/api-error";
 import { assertAccount, type ApiPrincipal } from "../api/authenticate";
 import { errorStatusUri } from "../api/envelope";
@@ -6,14 +7,56 @@ import type { Prisma } from "../db/generated/sqlite/client";
 import { UUID_PATTERN } from "../db/ids";
 import { listingTimestamp, sdrDelta } from "./time-format";
 
-export interface SdrRecord {
-  delta: string;
-  timestamp: string;
-  segmentNumber?: number;
-  referenceId?: string;
-  status: string;
-  statusDetails: string;
-}
+/** The decided SDR status vocabulary, in lifecycle order. */
+export const SDR_STATUSES = [
+  { status: "accepted", meaning: "The API accepted the message (carries referenceId)." },
+  {
+    status: "queued",
+    meaning:
+      "Waiting for the throttle: per-number and per-account rates, bulk window. statusDetails `bulk` for bulk messages.",
+  },
+  { status: "sending", meaning: "Taken from the queue and being submitted to the carrier." },
+  { status: "retry", meaning: "A carrier submit error that will be retried; statusDetails says which." },
+  { status: "message_sent", meaning: "The carrier accepted a segment (carries segmentNumber)." },
+  { status: "wait_dlr", meaning: "Waiting for the delivery receipt (DLR)." },
+  { status: "delivered", meaning: "Outcome: the handset received the message." },
+  { status: "undelivered", meaning: "Outcome: the network could not deliver it." },
+  { status: "failed", meaning: "Outcome: the carrier refused or the submit failed for good." },
+  { status: "expired", meaning: "Outcome: validity ran out before delivery." },
+  {
+    status: "rejected",
+    meaning:
+      "Outcome: refused before sending; statusDetails gives the reason (FromNotOwned, InvalidDestination, DuplicateDestination, OptedOut).",
+  },
+  { status: "dlr_received", meaning: "The delivery receipt was received (carries segmentNumber and referenceId)." },
+  { status: "status_sent", meaning: "The delivery-status webhook was accepted by your endpoint." },
+  { status: "status_failed", meaning: "The delivery-status webhook gave up after its retries (24 h)." },
+] as const;
+
+// One record as GET /v3/sdrs shows it; the OpenAPI document's SdrRecord is generated from this schema.
+export const sdrRecordSchema = z.object({
+  delta: z.string().meta({
+    pattern: "^\\d{2,}\\.\\d{3}$",
+    description: "Seconds since the message was accepted, three decimals, at least two digits before the point.",
+    example: "07.250",
+  }),
+  timestamp: z
+    .string()
+    .meta({ description: "When the status was recorded, UTC.", example: "2026-11-21 22:52:19.373 UTC" }),
+  segmentNumber: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta({ description: "On records about one segment (submit, DLR)." }),
+  referenceId: z.string().optional().meta({ description: "On the accepted record and on DLR records." }),
+  status: z.enum(SDR_STATUSES.map((s) => s.status) as [string, ...string[]]).meta({
+    description: `In lifecycle order: ${SDR_STATUSES.map((s) => `${s.status}: ${s.meaning}`).join(" ")}`,
+  }),
+  statusDetails: z.string().meta({ description: 'More information, e.g. a carrier\'s delivery note; may be "".' }),
+});
+
+export type SdrRecord = z.infer<typeof sdrRecordSchema>;
 
 // What an SDR listing reads of each record, and how the records become v3 results (times relative to the message's).
 export const sdrSelect = {

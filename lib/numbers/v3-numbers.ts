@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ApiError } from "../api/api-error";
 import { assertAccount, type ApiPrincipal } from "../api/authenticate";
 import { parseInput } from "../api/parse-input";
@@ -32,8 +33,24 @@ function integer(parameter: string, value: string, min: number, max: number): nu
   return n;
 }
 
-/** A number as /v3 shows it: E.164 digits without '+', as listings do, and the listing's timestamp form. */
-export function toV3Number(row: NumberRow) {
+// A number as /v3 shows it: E.164 digits without '+', as listings do, and the listing's timestamp form. The OpenAPI
+// document's NumberResult is generated from this schema.
+export const numberResultSchema = z.object({
+  number: z.string().meta({ description: "E.164 digits without '+', as listings show them.", example: "14155550100" }),
+  label: z.string().meta({ description: 'The number\'s label; "" when none.', example: "Support line" }),
+  ratePerSecond: z.number().meta({
+    description: "Messages (segments) a second that may leave this number; the account's limit caps the sum.",
+    example: 1,
+  }),
+  createdAt: z.string().meta({
+    description: "When the number was provisioned to the account, UTC, in the listing form.",
+    example: "2026-11-21 22:52:12.123 UTC",
+  }),
+});
+
+export type V3Number = z.infer<typeof numberResultSchema>;
+
+export function toV3Number(row: NumberRow): V3Number {
   return {
     number: row.number,
     label: row.label,

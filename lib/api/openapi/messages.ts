@@ -1,0 +1,281 @@
+import { z } from "zod";
+import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { SEND_LIMITS, sendRequestSchema } from "../../messaging/send-schema";
+import { listQuerySchema } from "../../messaging/list-schema";
+import {
+  DOC_EXAMPLES,
+  listingResultSchema,
+  messageInfoSchema,
+  sendDataSchema,
+} from "../../messaging/message-serializers";
+import type { ErrorResponses } from "./errors";
+import { apiVersion, envelopeOf, requestIdHeader, withData } from "./shared";
+
+// POST and GET /v3/messages (PUT and DELETE refused) in the OpenAPI document: the result schemas are the
+// serializers' (lib/messaging/message-serializers.ts), put in the envelope here.
+
+const EXAMPLE_ACCOUNT = DOC_EXAMPLES.accountId;
+const EXAMPLE_MESSAGE = DOC_EXAMPLES.messageId;
+
+const SEND_DESCRIPTION = `Sends an SMS (text) or MMS (\`media\` non-empty) from one of the account's numbers to one destination (\`to\`)
+or to up to ${SEND_LIMITS.maxDestinations} (\`toArray\`). One message, with its own messageId, per destination; \`data.messageInfo\` has one
+entry per destination in request order. \`data\` echoes the request's fields with the defaults applied.
+
+**Defaults.** \`conversational\` false; \`optLogic\` false; \`bulk\` false for \`to\` or a one-entry \`toArray\`, true for two or more.
+
+**Limits** (InvalidRequest beyond, naming the field): \`toArray\` 1 to ${SEND_LIMITS.maxDestinations} entries; \`body\` at most
+${SEND_LIMITS.maxBodyChars} characters; \`media\` at most ${SEND_LIMITS.maxMedia} absolute http:// or https:// URLs (another scheme such as javascript: or data:, no host, or a user name
+or password in the URL: InvalidRequest naming the entry, \`'media[1]'\`); \`referenceId\` 1 to 40 letters or digits;
+\`userId\`, \`userType\` at most ${SEND_LIMITS.maxUserFieldChars} characters. Unknown fields are ignored; \`null\` means "not given".
+
+**Check order.** Credentials (401) → JSON present (MissingJSON) → JSON parses (InvalidJSON) → body is an object (InvalidRequest) →
+accountId (MissingAccountId) → from (MissingFrom) → to/toArray (MissingTo; both given: InvalidRequest) → body/media (MissingBody) →
+field types and limits (InvalidRequest) → accountId is the credentials' account (403 Forbidden) → from valid (InvalidNumber) →
+from owned (200, entries rejected with reason FromNotOwned). A destination that is invalid, repeated or opted out rejects only its entry.
+
+**Segments.** \`numSegments\` counts the text as sent (GSM 7-bit, Latin-1 or UCS-2, whichever needs fewest segments: 160/140/70 characters
+for one segment, 153/134/67 a part when concatenated). An MMS counts 1.
+
+**Idempotency.** With an \`Idempotency-Key\` header the same key and the same body within 24 hours return the first response again and send
+nothing; the same key with another body is 409 IdempotencyConflict.`;
+
+const LIST_DESCRIPTION = `Lists the account's messages, outbound and inbound, newest first by default. \`accountId\` is required and must be
+the credentials' account. Filters combine with AND. \`data\` echoes the query parameters as given, plus \`total\` (matches for the query),
+\`position\` (= start) and \`results\`.
+
+**Defaults.** \`start\` 0; \`count\` 50 (1 to 1000); \`sortBy\` timestamp; \`sortDir\` desc. Any other value: InvalidRequest naming the parameter.
+
+**Timestamps.** \`timestampBegin\` is inclusive, \`timestampEnd\` exclusive. Both accept ISO 8601 (a date, meaning its midnight UTC, or a date-time
+with \`Z\` or an offset) and the listing form \`YYYY-MM-DD HH:mm:ss.SSS\` read as UTC. \`timestamp\` in results is \`YYYY-MM-DD HH:mm:ss.SSS UTC\`.
+
+**TNs.** \`from\` / \`to\` filters accept either form (a '+' must be sent as %2B); results show digits without '+'.`;
+
+export function registerMessages(registry: OpenAPIRegistry, errorResponses: ErrorResponses): void {
+  const messageInfo = registry.register("MessageInfo", messageInfoSchema);
+  const sendResponse = registry.register(
+    "SendResponse",
+    z.object({
+      ...envelopeOf("MessageCreateSuccessful"),
+      data: withData(sendDataSchema, { apiVersion, messageInfo: z.array(messageInfo) }),
+    }),
+  );
+  const listingResult = registry.register("ListingResult", listingResultSchema);
+
+  const listResponse = registry.register(
+    "ListResponse",
+    z.object({
+      ...envelopeOf("QueryCompletedSuccessfully"),
+      data: z
+        .object({
+          apiVersion,
+          total: z.number().int().openapi({ description: "Number of messages matching the query (all pages)." }),
+          position: z.number().int().openapi({ description: "Offset of this page (= start)." }),
+          results: z.array(listingResult),
+        })
+        .catchall(z.string())
+        .openapi({ description: "The query parameters as given (strings), plus the page." }),
+    }),
+  );
+
+  registry.registerPath({
+    method: "post",
+    path: "/messages",
+    operationId: "sendMessages",
+    tags: ["Messages"],
+    summary: "Send SMS/MMS to one or many destinations",
+    description: SEND_DESCRIPTION,
+    request: {
+      headers: z.object({
+        "Idempotency-Key": z.string().min(1).max(255).optional().openapi({
+          description:
+            "Optional, 1 to 255 characters. The same key with the same body within 24 hours returns the first response and sends nothing; with another body: 409 IdempotencyConflict.",
+          example: "order42-attempt1",
+        }),
+      }),
+      body: {
+        required: true,
+        description: "One of `to` / `toArray`, and at least one of `body` / `media`.",
+        content: {
+          "application/json": {
+            schema: registry.register(
+              "SendRequest",
+              // The presence rules parseSendRequest checks before the schema: one of to/toArray, at least one of body/media.
+              sendRequestSchema.clone().openapi({
+                description: "Unknown fields are ignored; null stands for an absent field.",
+                allOf: [
+                  { oneOf: [{ required: ["to"] }, { required: ["toArray"] }] },
+                  { anyOf: [{ required: ["body"] }, { required: ["media"] }] },
+                ],
+              }),
+            ),
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description:
+          "Message Create Successful. Also the answer when `from` is not the account's (every entry rejected, `data.error` FromNotOwned).",
+        headers: requestIdHeader,
+        content: {
+          "application/json": {
+            schema: sendResponse,
+            examples: {
+              accepted: {
+                summary: "One destination, accepted",
+                value: {
+                  status: "MessageCreateSuccessful",
+                  statusCode: 200,
+                  statusMessage: "Message Create Successful",
+                  statusUri: "",
+                  data: {
+                    accountId: EXAMPLE_ACCOUNT,
+                    from: "14155550100",
+                    to: "12125550123",
+                    body: "Your order 42 has shipped.",
+                    referenceId: "order42",
+                    conversational: false,
+                    bulk: false,
+                    optLogic: false,
+                    apiVersion: "v3",
+                    messageInfo: [
+                      {
+                        messageId: EXAMPLE_MESSAGE,
+                        dateCreated: "2026-11-21T22:52:12.123+0000",
+                        to: "+12125550123",
+                        body: "Your order 42 has shipped.",
+                        numSegments: 1,
+                        optStatus: "",
+                        status: "accepted",
+                        reason: "",
+                      },
+                    ],
+                  },
+                },
+              },
+              fromNotOwned: {
+                summary: "`from` is not the account's number",
+                value: {
+                  status: "MessageCreateSuccessful",
+                  statusCode: 200,
+                  statusMessage: "Message Create Successful",
+                  statusUri: "",
+                  data: {
+                    accountId: EXAMPLE_ACCOUNT,
+                    from: "14155550199",
+                    to: "12125550123",
+                    body: "Hi",
+                    conversational: false,
+                    bulk: false,
+                    optLogic: false,
+                    apiVersion: "v3",
+                    messageInfo: [
+                      {
+                        messageId: EXAMPLE_MESSAGE,
+                        dateCreated: "2026-11-21T22:52:12.123+0000",
+                        to: "+12125550123",
+                        body: "Hi",
+                        numSegments: 1,
+                        optStatus: "",
+                        status: "rejected",
+                        reason: "FromNotOwned",
+                      },
+                    ],
+                    error_code: 1001,
+                    error: "FromNotOwned",
+                    error_message: "'from' does not belong to the account",
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      ...errorResponses("POST", [
+        "MissingJSON",
+        "InvalidJSON",
+        "InvalidRequest",
+        "MissingAccountId",
+        "MissingFrom",
+        "MissingTo",
+        "MissingBody",
+        "InvalidNumber",
+        "Unauthorized",
+        "Forbidden",
+        "IdempotencyConflict",
+        "SystemFailure",
+      ]),
+    },
+  });
+
+  registry.registerPath({
+    method: "get",
+    path: "/messages",
+    operationId: "listMessages",
+    tags: ["Messages"],
+    summary: "List messages with filters, paging and sorting",
+    description: LIST_DESCRIPTION,
+    request: { query: listQuerySchema },
+    responses: {
+      200: {
+        description: "Query Completed Successfully",
+        headers: requestIdHeader,
+        content: {
+          "application/json": {
+            schema: listResponse,
+            example: {
+              status: "QueryCompletedSuccessfully",
+              statusCode: 200,
+              statusMessage: "Query Completed Successfully",
+              statusUri: "",
+              data: {
+                accountId: EXAMPLE_ACCOUNT,
+                count: "20",
+                apiVersion: "v3",
+                total: 1,
+                position: 0,
+                results: [
+                  {
+                    accountId: EXAMPLE_ACCOUNT,
+                    messageId: EXAMPLE_MESSAGE,
+                    from: "14155550100",
+                    to: "12125550123",
+                    timestamp: "2026-11-21 22:52:12.123 UTC",
+                    messageType: "sms",
+                    direction: "outbound",
+                    body: "Your order 42 has shipped.",
+                    media: [],
+                    numSegments: 1,
+                    status: "delivered",
+                    referenceId: "order42",
+                  },
+                ],
+              },
+            },
+          },
+        },
+      },
+      ...errorResponses("GET", [
+        "MissingAccountId",
+        "InvalidRequest",
+        "Unauthorized",
+        "Forbidden",
+        "QueryTimeout",
+        "SystemFailure",
+      ]),
+    },
+  });
+
+  for (const method of ["put", "delete"] as const) {
+    registry.registerPath({
+      method,
+      path: "/messages",
+      operationId: method === "put" ? "updateMessages" : "deleteMessages",
+      tags: ["Messages"],
+      summary: `Not allowed: messages cannot be ${method === "put" ? "changed" : "deleted"}`,
+      description: `Always 400 ResourceNotAllowed "Resource not allowed on ${method.toUpperCase()}", whoever asks (PATCH likewise).`,
+      security: [],
+      responses: errorResponses(method.toUpperCase(), ["ResourceNotAllowed"]),
+    });
+  }
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { extendZodWithOpenApi, type OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { successCodes } from "../error-codes";
+
+// What every resource's part of the OpenAPI document uses: the success envelope around a result, apiVersion, the
+// response headers. Schemas made after extendZodWithOpenApi get `.openapi()`; the schemas of lib/ (requests,
+// serializers) carry their documentation through zod's own `.meta()`, which the generator reads as well.
+extendZodWithOpenApi(z);
+
+export type Responses = Parameters<OpenAPIRegistry["registerPath"]>[0]["responses"];
+
+export const apiVersion = z.literal("v3").openapi({ description: "Always v3." });
+
+/** The envelope's fields around a success's data. */
+export const envelopeOf = (code: keyof typeof successCodes) => ({
+  status: z.literal(code),
+  statusCode: z.literal(200).openapi({ description: "Equals the HTTP status." }),
+  statusMessage: z.literal(successCodes[code].statusMessage),
+  statusUri: z.literal("").openapi({ description: "Empty on success." }),
+});
+
+/** A serializer's schema as the envelope's data: `extra` added (apiVersion, registered parts), its documentation kept. */
+export function withData<T extends z.ZodObject>(schema: T, extra: z.ZodRawShape) {
+  const meta = schema.meta();
+  const extended = schema.extend(extra);
+  return meta ? extended.meta(meta) : extended;
+}
+
+export const requestIdHeader = z.object({
+  "x-request-id": z
+    .string()
+    .openapi({ description: "The request's id, also in the server's log; quote it when reporting a problem." }),
+});
+
+export const rateLimitHeaders = requestIdHeader.extend({
+  "retry-after": z
+    .string()
+    .openapi({ description: "Whole seconds to wait before the key's next request is let in.", example: "1" }),
+});
