@@ -9,7 +9,7 @@ import {
   sendDataSchema,
 } from "../../messaging/message-serializers";
 import type { ErrorResponses } from "./errors";
-import { apiVersion, envelopeOf, requestIdHeader, withData } from "./shared";
+import { apiVersion, documented, envelopeOf, requestIdHeader, withData } from "./shared";
 
 // POST and GET /v3/messages (PUT and DELETE refused) in the OpenAPI document: the result schemas are the
 // serializers' (lib/messaging/message-serializers.ts), put in the envelope here.
@@ -51,7 +51,7 @@ with \`Z\` or an offset) and the listing form \`YYYY-MM-DD HH:mm:ss.SSS\` read a
 **TNs.** \`from\` / \`to\` filters accept either form (a '+' must be sent as %2B); results show digits without '+'.`;
 
 export function registerMessages(registry: OpenAPIRegistry, errorResponses: ErrorResponses): void {
-  const messageInfo = registry.register("MessageInfo", messageInfoSchema);
+  const messageInfo = registry.register("MessageInfo", documented(messageInfoSchema));
   const sendResponse = registry.register(
     "SendResponse",
     z.object({
@@ -59,7 +59,7 @@ export function registerMessages(registry: OpenAPIRegistry, errorResponses: Erro
       data: withData(sendDataSchema, { apiVersion, messageInfo: z.array(messageInfo) }),
     }),
   );
-  const listingResult = registry.register("ListingResult", listingResultSchema);
+  const listingResult = registry.register("ListingResult", documented(listingResultSchema));
 
   const listResponse = registry.register(
     "ListResponse",

@@ -6,7 +6,7 @@ import { numberResultSchema } from "../../numbers/v3-numbers";
 import { DOC_EXAMPLES, uuidField as uuid } from "../../messaging/message-serializers";
 import { successCodes } from "../error-codes";
 import type { ErrorResponses } from "./errors";
-import { apiVersion, envelopeOf, requestIdHeader } from "./shared";
+import { apiVersion, documented, envelopeOf, requestIdHeader } from "./shared";
 
 // GET and POST /v3/numbers, DELETE /v3/numbers/{number} in the OpenAPI document: the number schema is the
 // serializer's (lib/numbers/v3-numbers.ts).
@@ -42,7 +42,7 @@ says how many. A message whose parts are being handed to the carrier at that mom
 A number the account does not hold, whether another account holds it or nobody does, is 404 NotFound.`;
 
 export function registerNumbers(registry: OpenAPIRegistry, errorResponses: ErrorResponses): void {
-  const numberResult = registry.register("NumberResult", numberResultSchema);
+  const numberResult = registry.register("NumberResult", documented(numberResultSchema));
 
   const numbersListResponse = registry.register(
     "NumbersListResponse",

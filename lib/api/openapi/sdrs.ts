@@ -4,7 +4,7 @@ import { SDR_STATUSES, sdrRecordSchema } from "../../messaging/get-sdrs";
 import { DOC_EXAMPLES, uuidField as uuid } from "../../messaging/message-serializers";
 import { errorCodes } from "../error-codes";
 import type { ErrorResponses } from "./errors";
-import { apiVersion, envelopeOf, requestIdHeader } from "./shared";
+import { apiVersion, documented, envelopeOf, requestIdHeader } from "./shared";
 
 // GET /v3/sdrs/{accountId}/{messageId} in the OpenAPI document: the record schema is the serializer's
 // (lib/messaging/get-sdrs.ts); a missing message has the seed's SDR error shape.
@@ -18,7 +18,7 @@ const SDR_DESCRIPTION = `The status records of one message, in time order. Statu
 A message that does not exist, or belongs to another account, is 404 MessageNotFound.`;
 
 export function registerSdrs(registry: OpenAPIRegistry, errorResponses: ErrorResponses): void {
-  const sdrRecord = registry.register("SdrRecord", sdrRecordSchema);
+  const sdrRecord = registry.register("SdrRecord", documented(sdrRecordSchema));
 
   const sdrResponse = registry.register(
     "SdrResponse",

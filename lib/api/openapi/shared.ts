@@ -19,6 +19,16 @@ export const envelopeOf = (code: keyof typeof successCodes) => ({
   statusUri: z.literal("").openapi({ description: "Empty on success." }),
 });
 
+/**
+ * A schema of lib/ to register as a component. Made before extendZodWithOpenApi ran (the server loads the handlers
+ * first), it has no `.openapi()` of its own: the copy made here does, with the schema's documentation kept.
+ */
+export function documented<T extends z.ZodType>(schema: T): T {
+  const meta = schema.meta();
+  const copy = schema.clone();
+  return (meta ? copy.meta(meta) : copy) as T;
+}
+
 /** A serializer's schema as the envelope's data: `extra` added (apiVersion, registered parts), its documentation kept. */
 export function withData<T extends z.ZodObject>(schema: T, extra: z.ZodRawShape) {
   const meta = schema.meta();
