@@ -5,6 +5,7 @@ import { errorStatusUri } from "../api/envelope";
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/sqlite/client";
 import { UUID_PATTERN } from "../db/ids";
+import { DOC_EXAMPLES, uuidField } from "./message-serializers";
 import { listingTimestamp, sdrDelta } from "./time-format";
 
 /** The decided SDR status vocabulary, in lifecycle order. */
@@ -58,6 +59,15 @@ export const sdrRecordSchema = z.object({
 
 export type SdrRecord = z.infer<typeof sdrRecordSchema>;
 
+// The data of GET /v3/sdrs; the OpenAPI document's SdrResponse data is generated from this schema.
+export const sdrListingSchema = z.object({
+  accountId: uuidField("The accountId of the path.", DOC_EXAMPLES.accountId),
+  messageId: uuidField("The messageId of the path.", DOC_EXAMPLES.messageId),
+  results: z.array(sdrRecordSchema).meta({ description: "Status records in time order." }),
+});
+
+export type SdrListing = z.infer<typeof sdrListingSchema>;
+
 // What an SDR listing reads of each record, and how the records become v3 results (times relative to the message's).
 export const sdrSelect = {
   status: true,
@@ -104,7 +114,7 @@ export async function getSdrs(input: {
   principal: ApiPrincipal;
   accountId: string;
   messageId: string;
-}): Promise<{ accountId: string; messageId: string; results: SdrRecord[] }> {
+}): Promise<SdrListing> {
   const { principal, accountId } = input;
   if (!UUID_PATTERN.test(accountId)) {
     throw new ApiError("InvalidRequest", { detail: "'accountId' must be a UUID", field: "accountId" });

@@ -1,8 +1,9 @@
+import { z } from "zod";
 import { assertAccount, type ApiPrincipal } from "../api/authenticate";
 import { ApiError } from "../api/api-error";
 import { env } from "../env";
 import { StatementTimeout } from "../db/listing-reader";
-import { toListingResult, type ListingResult } from "./message-serializers";
+import { listingResultSchema, toListingResult } from "./message-serializers";
 import type { ListQuery } from "./list-schema";
 import {
   bodyPlan,
@@ -58,11 +59,14 @@ async function readPage(query: ListQuery, plan: Plan) {
   return query.before ? page.reverse() : page;
 }
 
-export interface MessagePage {
-  total: number;
-  position: number;
-  results: ListingResult[];
-}
+// One page of a listing; the OpenAPI document's ListResponse data is generated from this schema.
+export const messagePageSchema = z.object({
+  total: z.number().int().meta({ description: "Number of messages matching the query (all pages)." }),
+  position: z.number().int().meta({ description: "Offset of this page (= start)." }),
+  results: z.array(listingResultSchema),
+});
+
+export type MessagePage = z.infer<typeof messagePageSchema>;
 
 /**
  * One page of an account's messages and the total for the query (the account is part of every query): the listing

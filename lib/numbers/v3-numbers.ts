@@ -4,6 +4,7 @@ import { assertAccount, type ApiPrincipal } from "../api/authenticate";
 import { parseInput } from "../api/parse-input";
 import { actorLabel } from "../audit/audit-trail";
 import { UUID_PATTERN } from "../db/ids";
+import { DOC_EXAMPLES, uuidField } from "../messaging/message-serializers";
 import { listingTimestamp } from "../messaging/time-format";
 import { listNumbers, provisionNumber, releaseNumber, type NumberRow } from "./manage-numbers";
 import { numbersQuerySchema, provisionRequestSchema } from "./v3-number-schema";
@@ -50,6 +51,29 @@ export const numberResultSchema = z.object({
 
 export type V3Number = z.infer<typeof numberResultSchema>;
 
+// The data of each /v3/numbers answer; the OpenAPI document's responses are generated from these schemas.
+export const numbersPageSchema = z.object({
+  total: z.number().int().meta({ description: "Number of the account's numbers (all pages)." }),
+  position: z.number().int().meta({ description: "Offset of this page (= start)." }),
+  numbers: z.array(numberResultSchema),
+});
+
+export const provisionedNumberSchema = numberResultSchema.extend({
+  accountId: uuidField("The account.", DOC_EXAMPLES.accountId),
+  created: z.boolean().meta({
+    description: "true: provisioned now. false: the account held it already; nothing changed.",
+  }),
+});
+
+export const releasedNumberSchema = z.object({
+  accountId: uuidField("The account.", DOC_EXAMPLES.accountId),
+  number: z.string().meta({ description: "The released number, E.164 digits without '+'.", example: "14155550100" }),
+  released: z.literal(true),
+  cancelledMessages: z.number().int().min(0).meta({
+    description: "Messages that were queued from the number, now cancelled (rejected, reason FromNotOwned).",
+  }),
+});
+
 export function toV3Number(row: NumberRow): V3Number {
   return {
     number: row.number,
@@ -60,7 +84,10 @@ export function toV3Number(row: NumberRow): V3Number {
 }
 
 /** GET /v3/numbers: one page of the account's numbers, in number order. */
-export async function listNumbersV3(input: { principal: ApiPrincipal; params: URLSearchParams }) {
+export async function listNumbersV3(input: {
+  principal: ApiPrincipal;
+  params: URLSearchParams;
+}): Promise<Record<string, unknown> & z.infer<typeof numbersPageSchema>> {
   const { principal, params } = input;
   const accountId = accountIdOf(queryValue(params, "accountId"));
   const echo: Record<string, string> = {};
@@ -76,7 +103,10 @@ export async function listNumbersV3(input: { principal: ApiPrincipal; params: UR
 }
 
 /** POST /v3/numbers: provisions a number to the account; the account's own number again is answered as it is. */
-export async function provisionNumberV3(input: { principal: ApiPrincipal; raw: unknown }) {
+export async function provisionNumberV3(input: {
+  principal: ApiPrincipal;
+  raw: unknown;
+}): Promise<z.infer<typeof provisionedNumberSchema>> {
   const { principal, raw } = input;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ApiError("InvalidRequest", { detail: "the body must be a JSON object" });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { SEND_LIMITS, sendRequestSchema } from "../../messaging/send-schema";
 import { listQuerySchema } from "../../messaging/list-schema";
+import { messagePageSchema } from "../../messaging/list-messages";
 import {
   DOC_EXAMPLES,
   listingResultSchema,
@@ -9,7 +10,7 @@ import {
   sendDataSchema,
 } from "../../messaging/message-serializers";
 import type { ErrorResponses } from "./errors";
-import { apiVersion, documented, envelopeOf, requestIdHeader, withData } from "./shared";
+import { documented, envelopeOf, requestIdHeader, withData } from "./shared";
 
 // POST and GET /v3/messages (PUT and DELETE refused) in the OpenAPI document: the result schemas are the
 // serializers' (lib/messaging/message-serializers.ts), put in the envelope here.
@@ -56,7 +57,7 @@ export function registerMessages(registry: OpenAPIRegistry, errorResponses: Erro
     "SendResponse",
     z.object({
       ...envelopeOf("MessageCreateSuccessful"),
-      data: withData(sendDataSchema, { apiVersion, messageInfo: z.array(messageInfo) }),
+      data: withData(sendDataSchema, { messageInfo: z.array(messageInfo) }),
     }),
   );
   const listingResult = registry.register("ListingResult", documented(listingResultSchema));
@@ -65,13 +66,7 @@ export function registerMessages(registry: OpenAPIRegistry, errorResponses: Erro
     "ListResponse",
     z.object({
       ...envelopeOf("QueryCompletedSuccessfully"),
-      data: z
-        .object({
-          apiVersion,
-          total: z.number().int().openapi({ description: "Number of messages matching the query (all pages)." }),
-          position: z.number().int().openapi({ description: "Offset of this page (= start)." }),
-          results: z.array(listingResult),
-        })
+      data: withData(messagePageSchema, { results: z.array(listingResult) })
         .catchall(z.string())
         .openapi({ description: "The query parameters as given (strings), plus the page." }),
     }),

@@ -2,11 +2,16 @@ import { z } from "zod";
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { NUMBER_LIMITS } from "../../numbers/number-schema";
 import { numbersQuerySchema, provisionRequestSchema, releaseQuerySchema } from "../../numbers/v3-number-schema";
-import { numberResultSchema } from "../../numbers/v3-numbers";
-import { DOC_EXAMPLES, uuidField as uuid } from "../../messaging/message-serializers";
+import {
+  numberResultSchema,
+  numbersPageSchema,
+  provisionedNumberSchema,
+  releasedNumberSchema,
+} from "../../numbers/v3-numbers";
+import { DOC_EXAMPLES } from "../../messaging/message-serializers";
 import { successCodes } from "../error-codes";
 import type { ErrorResponses } from "./errors";
-import { apiVersion, documented, envelopeOf, requestIdHeader } from "./shared";
+import { apiVersion, documented, envelopeOf, requestIdHeader, withData } from "./shared";
 
 // GET and POST /v3/numbers, DELETE /v3/numbers/{number} in the OpenAPI document: the number schema is the
 // serializer's (lib/numbers/v3-numbers.ts).
@@ -48,48 +53,21 @@ export function registerNumbers(registry: OpenAPIRegistry, errorResponses: Error
     "NumbersListResponse",
     z.object({
       ...envelopeOf("QueryCompletedSuccessfully"),
-      data: z
-        .object({
-          apiVersion,
-          total: z.number().int().openapi({ description: "Number of the account's numbers (all pages)." }),
-          position: z.number().int().openapi({ description: "Offset of this page (= start)." }),
-          numbers: z.array(numberResult),
-        })
+      data: withData(numbersPageSchema, { numbers: z.array(numberResult) })
         .catchall(z.string())
         .openapi({ description: "The query parameters as given (strings), plus the page." }),
     }),
   );
 
+  const { accountId, created } = provisionedNumberSchema.shape;
   const numberProvisionResponse = registry.register(
     "NumberProvisionResponse",
-    z.object({
-      ...envelopeOf("UpdateSuccessful"),
-      data: numberResult.extend({
-        apiVersion,
-        accountId: uuid("The account.", EXAMPLE_ACCOUNT),
-        created: z.boolean().openapi({
-          description: "true: provisioned now. false: the account held it already; nothing changed.",
-        }),
-      }),
-    }),
+    z.object({ ...envelopeOf("UpdateSuccessful"), data: numberResult.extend({ apiVersion, accountId, created }) }),
   );
 
   const numberReleaseResponse = registry.register(
     "NumberReleaseResponse",
-    z.object({
-      ...envelopeOf("UpdateSuccessful"),
-      data: z.object({
-        apiVersion,
-        accountId: uuid("The account.", EXAMPLE_ACCOUNT),
-        number: z
-          .string()
-          .openapi({ description: "The released number, E.164 digits without '+'.", example: "14155550100" }),
-        released: z.literal(true),
-        cancelledMessages: z.number().int().min(0).openapi({
-          description: "Messages that were queued from the number, now cancelled (rejected, reason FromNotOwned).",
-        }),
-      }),
-    }),
+    z.object({ ...envelopeOf("UpdateSuccessful"), data: withData(releasedNumberSchema) }),
   );
 
   const exampleNumber = {

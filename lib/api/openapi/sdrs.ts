@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { SDR_STATUSES, sdrRecordSchema } from "../../messaging/get-sdrs";
+import { SDR_STATUSES, sdrListingSchema, sdrRecordSchema } from "../../messaging/get-sdrs";
 import { DOC_EXAMPLES, uuidField as uuid } from "../../messaging/message-serializers";
 import { errorCodes } from "../error-codes";
 import type { ErrorResponses } from "./errors";
-import { apiVersion, documented, envelopeOf, requestIdHeader } from "./shared";
+import { apiVersion, documented, envelopeOf, requestIdHeader, withData } from "./shared";
 
 // GET /v3/sdrs/{accountId}/{messageId} in the OpenAPI document: the record schema is the serializer's
 // (lib/messaging/get-sdrs.ts); a missing message has the seed's SDR error shape.
@@ -24,11 +24,8 @@ export function registerSdrs(registry: OpenAPIRegistry, errorResponses: ErrorRes
     "SdrResponse",
     z.object({
       ...envelopeOf("QueryCompletedSuccessfully"),
-      data: z.object({
-        apiVersion,
-        accountId: uuid("The accountId of the path.", EXAMPLE_ACCOUNT),
-        messageId: uuid("The messageId of the path.", EXAMPLE_MESSAGE),
-        results: z.array(sdrRecord).openapi({ description: "Status records in time order." }),
+      data: withData(sdrListingSchema, {
+        results: z.array(sdrRecord).openapi(sdrListingSchema.shape.results.meta() ?? {}),
       }),
     }),
   );

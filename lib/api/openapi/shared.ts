@@ -29,11 +29,14 @@ export function documented<T extends z.ZodType>(schema: T): T {
   return (meta ? copy.meta(meta) : copy) as T;
 }
 
-/** A serializer's schema as the envelope's data: `extra` added (apiVersion, registered parts), its documentation kept. */
-export function withData<T extends z.ZodObject>(schema: T, extra: z.ZodRawShape) {
+/**
+ * A serializer's schema as the envelope's data: apiVersion first, then its fields, `parts` (registered components)
+ * in place of its own; its documentation kept.
+ */
+export function withData(schema: z.ZodObject, parts: z.ZodRawShape = {}) {
+  const data = z.object({ apiVersion, ...schema.shape, ...parts });
   const meta = schema.meta();
-  const extended = schema.extend(extra);
-  return meta ? extended.meta(meta) : extended;
+  return meta ? data.meta(meta) : data;
 }
 
 export const requestIdHeader = z.object({
