@@ -8,7 +8,7 @@ import { LIST_DEFAULTS, LISTING_STATUSES, SORT_FIELDS } from "./listing-values";
 export { LISTING_STATUSES, SORT_FIELDS };
 
 // Query parameters of GET /v3/messages as documented (strings on the wire; checked and converted in parseListQuery,
-// which reads only this schema's keys). The .meta() calls document the decisions for lib/api/openapi.ts: the types,
+// which reads only this schema's keys). The .meta() calls document the decisions for lib/api/openapi/: the types,
 // defaults and bounds they state are those parseListQuery applies.
 export const listQuerySchema = z.object({
   accountId: z.string().meta({

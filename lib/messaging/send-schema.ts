@@ -16,7 +16,7 @@ export const SEND_LIMITS = {
 const tnMeta = (description: string, example?: string) => ({ description, ...(example ? { example } : {}) });
 
 // Types and limits; the presence checks come first, in the decided order, in parseSendRequest.
-// The .meta() calls are OpenAPI documentation (lib/api/openapi.ts) and change no validation.
+// The .meta() calls are OpenAPI documentation (lib/api/openapi/) and change no validation.
 export const sendRequestSchema = z.object({
   accountId: z
     .string()

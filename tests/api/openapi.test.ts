@@ -172,7 +172,9 @@ describe("GET /v3/openapi.json", () => {
         statusMessage: errorCodes[code].statusMessage,
       });
       expect(entry.statusUri).toBe(`${PUBLIC_URL}/docs#error-${code}`);
-      expect(entry.when, `a description of when ${code} happens (lib/api/openapi.ts)`).not.toBe("See statusMessage.");
+      expect(entry.when, `a description of when ${code} happens (lib/api/openapi/errors.ts)`).not.toBe(
+        "See statusMessage.",
+      );
     }
     expect(schemaNamed("ErrorEnvelope").properties.status.enum).toEqual(Object.keys(errorCodes));
     // Each operation's error responses are keyed by the codes' HTTP statuses, with an example per code.
