@@ -184,7 +184,10 @@ async function main(): Promise<void> {
     endSocketWithEnvelope(socket, new ApiError("ResourceNotAllowed", { detail }), "CONNECT", randomRequestId());
   });
   server.on("upgrade", (req: IncomingMessage, socket) => {
-    if ((req.url ?? "").startsWith("/socket.io/")) return;
+    const url = req.url ?? "";
+    if (url.startsWith("/socket.io/")) return;
+    // `npm run dev`: Next's hot reload talks over a WebSocket of its own, which Next's listener upgrades.
+    if (config.PARLEY_DEV && url.startsWith("/_next/hmr")) return;
     const detail = "only /socket.io/ accepts a protocol upgrade";
     endSocketWithEnvelope(socket, new ApiError("InvalidRequest", { detail }), req.method ?? "GET", randomRequestId());
   });
