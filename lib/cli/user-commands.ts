@@ -70,8 +70,15 @@ export const userCommands: Command[] = [
       return async () => {
         const reset = await resetTwoFactorByEmail(email, CLI);
         return {
-          json: { email: reset.email, accountId: reset.accountId, twoFactor: "off" },
-          text: `Two-factor sign-in of ${reset.email} is reset: they sign in with their password and set it up again.`,
+          json: {
+            email: reset.email,
+            accountId: reset.accountId,
+            twoFactor: "off",
+            endedSessions: reset.endedSessions,
+          },
+          text:
+            `Two-factor sign-in of ${reset.email} is reset: they sign in with their password and set it up again.` +
+            (reset.endedSessions > 0 ? ` Their open sessions (${reset.endedSessions}) are signed out.` : ""),
         };
       };
     },

@@ -372,6 +372,8 @@ describe("a reset", () => {
     await enrol(cookie);
     const { stdout } = await parley(["user", "reset-2fa", email], server.database.url);
     expect(stdout).toContain(`Two-factor sign-in of ${email} is reset`);
+    // The admin's session (the one they enrolled from) is signed out with it.
+    expect(stdout).toContain("Their open sessions (1) are signed out.");
     expect(await lastAudit("twofactor.reset", email)).toMatchObject({ actor: "cli" });
     expect(await attemptSignIn(email, password)).toBeNull();
     await expect(parley(["user", "reset-2fa", "nobody@example.com"], server.database.url)).rejects.toMatchObject({
