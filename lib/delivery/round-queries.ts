@@ -1,10 +1,11 @@
 import { dbProvider } from "../db/client";
 import { execute, query, readTransaction, type Steps } from "../db/steps";
-import { binder, boundValue, chunks, placeholder, placeholderList } from "../db/insert-rows";
-import { insertSdrsSteps } from "../messaging/write-sdrs";
+import { binder, chunks, placeholder, placeholderList } from "../db/insert-rows";
+import { QUEUED_STATUSES } from "../messaging/message-status";
+import { recordTransitions, sdrRow } from "../messaging/record-transitions";
 import type { Encoding } from "../segments/count-segments";
+import { QUEUED_SQL } from "./delivery-queries";
 import { destinationTimeZone } from "./destination-time-zone";
-import { sdr } from "./sdr-writer";
 import { bulkDestinations, type AccountState, type Allocation, type QueuedMessage } from "./plan-round";
 
 // Every statement the delivery worker runs for its rounds: claiming and giving back numbers, reading the queues and
@@ -23,7 +24,7 @@ export interface HeldRow {
 /** The numbers with outbound messages waiting or being sent, at most `limit` of them. */
 export function* pendingNumbersSteps(limit: number): Steps<string[]> {
   const pending = yield* query<{ fromNumber: string }>(
-    `SELECT DISTINCT "fromNumber" FROM "Message" WHERE "status" IN ('queued', 'sending') AND "direction" = 'outbound' LIMIT ${limit}`,
+    `SELECT DISTINCT "fromNumber" FROM "Message" WHERE "status" IN (${QUEUED_SQL}) AND "direction" = 'outbound' LIMIT ${limit}`,
   );
   return pending.map((p) => p.fromNumber);
 }
@@ -152,7 +153,7 @@ function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
              ORDER BY CASE WHEN "status" = 'sending' THEN 0 ELSE 1 END, "bulk", "createdAt", "id"
            ) AS "rank"
            FROM "Message"
-           WHERE "direction" = 'outbound' AND "status" IN ('queued', 'sending') AND "fromNumber" IN (${list})
+           WHERE "direction" = 'outbound' AND "status" IN (${QUEUED_SQL}) AND "fromNumber" IN (${list})
          ) ranked JOIN "Message" m ON m."id" = ranked."id"
          WHERE ranked."rank" <= 4
          ORDER BY m."fromNumber", ranked."rank"`,
@@ -270,30 +271,14 @@ export function* reserveSteps(
   // one to change queued messages (a STOP from the destination rejects them), so what the claim did not move to
   // `sending` is not submitted.
   const fresh = kept.filter((a) => a.message.partsSubmitted === 0).map((a) => a.message.messageId);
-  const claimed = new Set(fresh.length > 0 ? yield* claimForSending(fresh, now) : []);
-  const submittable = kept.filter((a) => a.message.partsSubmitted > 0 || claimed.has(a.message.messageId));
-  yield* insertSdrsSteps(
-    submittable.map(({ message, part }) =>
-      sdr(message.messageId, message.accountId, "sending", now, { segmentNumber: part.segmentNumber }),
+  const notClaimed = yield* recordTransitions({
+    changes: [{ ids: fresh, set: { status: "sending" }, onlyFrom: { status: QUEUED_STATUSES } }],
+    sdrs: kept.map(({ message, part }) =>
+      sdrRow(message.messageId, message.accountId, "sending", now, { segmentNumber: part.segmentNumber }),
     ),
-  );
-  return submittable;
-}
-
-/** Moves waiting messages to `sending`; returns the ids it moved. */
-function* claimForSending(ids: string[], now: number): Steps<string[]> {
-  const claimed: string[] = [];
-  for (const chunk of chunks(ids)) {
-    const values: unknown[] = [boundValue("date", new Date(now))];
-    const list = placeholderList(values, chunk);
-    const rows = yield* query<{ id: string }>(
-      `UPDATE "Message" SET "status" = 'sending', "updatedAt" = ${placeholder(1, "date")}
-       WHERE "status" IN ('queued', 'sending') AND "id" IN (${list}) RETURNING "id"`,
-      values,
-    );
-    for (const row of rows) claimed.push(row.id);
-  }
-  return claimed;
+    at: new Date(now),
+  });
+  return kept.filter((a) => a.message.partsSubmitted > 0 || !notClaimed.has(a.message.messageId));
 }
 
 /** Null-safe equality of a column and a parameter (SQLite's IS, PostgreSQL's IS NOT DISTINCT FROM). */

@@ -12,7 +12,7 @@ import {
   type SdrRow,
 } from "../db/insert-rows";
 import { execute, query, writeTransaction, type Steps } from "../db/steps";
-import { insertSdrsSteps } from "../messaging/write-sdrs";
+import { recordTransitions } from "../messaging/record-transitions";
 import { onEventsWritten } from "./enqueue-events";
 import { postWebhook, type WebhookResponse } from "./post-webhook";
 import { signingSecrets } from "./manage-webhook";
@@ -412,7 +412,7 @@ export class WebhookDispatcher {
         });
       }
     }
-    yield* insertSdrsSteps(sdrs);
+    yield* recordTransitions({ sdrs, at: new Date() });
   }
 }
 
