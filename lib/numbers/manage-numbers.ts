@@ -6,6 +6,7 @@ import type { Prisma } from "../db/generated/sqlite/client";
 import { uuidv4 } from "../db/ids";
 import { isDuplicateKeyError } from "../messaging/idempotency";
 import { tnDigits, validTn, withPlus } from "../messaging/phone-number";
+import { QUEUED_STATUSES } from "../messaging/message-status";
 import { forgetNumberOwner } from "../messaging/send-message";
 import { provisionNumberInput, updateNumberInput, type PortalNumber } from "./number-schema";
 
@@ -38,7 +39,7 @@ interface Acting {
   ip?: string;
 }
 
-const WAITING = ["queued", "sending"];
+const WAITING = [...QUEUED_STATUSES];
 
 async function requireAccount(accountId: string): Promise<void> {
   const account = await db().account.findUnique({ where: { id: accountId }, select: { id: true } });
