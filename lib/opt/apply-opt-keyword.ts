@@ -120,7 +120,7 @@ export async function applyOptKeyword(tx: Tx, later: Set<() => void>, inbound: I
  * refused as a send would be now: a STOP covers what has not left yet. A message whose first part has been handed
  * to the carrier is finished.
  */
-async function cancelQueued(tx: Tx, later: Set<() => void>, accountId: string, phone: string, at: Date) {
+async function cancelQueued(tx: Tx, later: Set<() => void>, accountId: string, phone: string, at: Date): Promise<void> {
   const queued = await tx.message.findMany({
     where: { accountId, toNumber: phone, direction: "outbound", status: "queued", partsSubmitted: 0 },
     select: { id: true, referenceId: true },
