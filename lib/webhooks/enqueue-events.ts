@@ -88,7 +88,7 @@ export async function enqueueInboundEvent(tx: Tx, message: Parameters<typeof inb
 
 type PayloadMessage = Parameters<typeof deliveryStatusPayload>[0];
 
-/** An SDR row as the delivery code builds them (lib/delivery/sdr-writer.ts). */
+/** An SDR row as the delivery code builds them (sdrRow in lib/messaging/record-transitions.ts). */
 export interface OutcomeRecord {
   messageId: string;
   status: string;
@@ -156,9 +156,4 @@ export function* enqueueDeliveryStatusEventSteps(rows: OutcomeRecord[]): Steps<v
     });
   }
   yield* insertEvents(events);
-}
-
-/** enqueueDeliveryStatusEventSteps in the caller's Prisma transaction. */
-export async function enqueueDeliveryStatusEvents(tx: Tx, rows: OutcomeRecord[]): Promise<void> {
-  await runSteps(tx, enqueueDeliveryStatusEventSteps(rows));
 }

@@ -1,6 +1,6 @@
 import type { SdrRow } from "../db/insert-rows";
 import type { Steps } from "../db/steps";
-import { insertSdrsSteps } from "../messaging/write-sdrs";
+import { recordTransitions } from "../messaging/record-transitions";
 import type { WebhookResponse } from "./post-webhook";
 import {
   insertWebhookAttemptsSteps,
@@ -96,5 +96,5 @@ export function* outcomeSteps(batch: AttemptOutcome[], now: Date, policy: RetryP
       });
     }
   }
-  yield* insertSdrsSteps(sdrs);
+  yield* recordTransitions({ sdrs, at: new Date() });
 }
