@@ -10,6 +10,7 @@ import { closeListingReaders } from "./listing-reader";
 import { closeHotPool } from "./pg-hot-path";
 import { postgresPool } from "./postgres-pool";
 import { keptStatements } from "./kept-statements";
+import { processSingleton } from "../process-singletons";
 
 // Both generated clients have the same API (they come from one schema), so the SQLite client's type stands for
 // either. The few provider differences (case-insensitive `contains`) are handled where they arise.
@@ -21,9 +22,9 @@ interface DbHolder {
   url: string;
 }
 
-// One client per process, on globalThis so the fast /v3 path in server.ts and Next's bundled route handlers
-// share it (and its connection pool) instead of each opening their own.
-const holder = globalThis as unknown as { __parleyDb?: DbHolder };
+// One client per process: the fast /v3 path in server.ts and Next's bundled route handlers share it (and its
+// connection pool) instead of each opening their own.
+const holder = processSingleton("db", (): { __parleyDb?: DbHolder } => ({}));
 
 export function dbProvider(): DatabaseProvider {
   return databaseProvider(env().DATABASE_URL);
@@ -69,7 +70,7 @@ export interface SqliteHandle {
   connection: BetterSqlite3.Database;
   prepared: (sql: string) => BetterSqlite3.Statement;
 }
-const sqliteHolder = globalThis as unknown as { __parleySqlite?: SqliteHandle & { url: string } };
+const sqliteHolder = processSingleton("sqlite", (): { __parleySqlite?: SqliteHandle & { url: string } } => ({}));
 
 export async function sqliteHandle(): Promise<SqliteHandle> {
   const url = env().DATABASE_URL;
@@ -154,7 +155,7 @@ export function db(): Db {
   return client;
 }
 
-const readHolder = globalThis as unknown as { __parleyReadDb?: { client: Db; url: string } };
+const readHolder = processSingleton("readDb", (): { __parleyReadDb?: { client: Db; url: string } } => ({}));
 
 /**
  * A client that sees committed data only, for readers that must not see another transaction half done (the live
@@ -182,7 +183,7 @@ export async function prepareConnection(): Promise<void> {
 }
 
 export async function disconnectDb(): Promise<void> {
-  const writer = globalThis as unknown as { __parleySendWriter?: { writer: { close(): void } } };
+  const writer = processSingleton("sendWriter", (): { __parleySendWriter?: { writer: { close(): void } } } => ({}));
   writer.__parleySendWriter?.writer.close();
   writer.__parleySendWriter = undefined;
   closeListingReaders();

@@ -7,6 +7,7 @@ import { logger } from "../log";
 import { SDR_COLUMNS, sdrValues, type ColumnKind } from "./insert-rows";
 import { hotPool, insertTablesPg } from "./pg-hot-path";
 import type { SameTextCount, SameTextEntry, SameTextRule, TableRows } from "./send-batch";
+import { processSingleton } from "../process-singletons";
 
 // Group commit: concurrent sends are written in one transaction, so the disk sync that makes a commit durable is
 // paid once per batch instead of once per request. Each caller's promise settles only after its rows are
@@ -72,8 +73,11 @@ function rowsOf(write: SendWrite): number {
   return write.messages.length + write.sdrs.length + (write.idempotency ? 1 : 0) + (write.optStates?.length ?? 0);
 }
 
-// One writer per process, on globalThis like the Prisma client, and for the database the environment names.
-const holder = globalThis as unknown as { __parleySendWriter?: { url: string; writer: SqliteSendWriter } };
+// One writer per process, like the Prisma client, and for the database the environment names.
+const holder = processSingleton(
+  "sendWriter",
+  (): { __parleySendWriter?: { url: string; writer: SqliteSendWriter } } => ({}),
+);
 
 function sqliteWriter(): SqliteSendWriter {
   const url = env().DATABASE_URL;

@@ -18,6 +18,7 @@ import { readOptTexts } from "../opt/opt-settings";
 import { attachConversations } from "../conversations/attach-conversations";
 import { metrics } from "../metrics/define-metrics";
 import { announceChanges } from "../realtime/announce-changes";
+import { processSingleton } from "../process-singletons";
 
 // The group commit counts automatic bulk by this rule in the send's own transaction, and wakes the live view after
 // each batch: both are the sender's business, handed to lib/db before the first write.
@@ -45,12 +46,11 @@ const FROM_NOT_OWNED = {
 
 // Which account holds a number, read at most once per API_KEY_CACHE_SECONDS per process (like keys): a number
 // removed from an account stops being usable within that time.
-// Kept on globalThis: server.ts's fast path and Next's bundle each load this module, and a number released through
-// one (the portal) must be forgotten by the other (/v3/messages) at once.
-const owners = globalThis as unknown as {
-  __parleyNumberOwners?: Map<string, { accountId: string | null; checkedAt: number }>;
-};
-const numberOwners = (owners.__parleyNumberOwners ??= new Map());
+// One per process: a number released through the portal must be forgotten by /v3/messages at once.
+const numberOwners = processSingleton(
+  "numberOwners",
+  () => new Map<string, { accountId: string | null; checkedAt: number }>(),
+);
 
 async function ownsNumber(accountId: string, digits: string): Promise<boolean> {
   const now = Date.now();

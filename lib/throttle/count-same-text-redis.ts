@@ -7,6 +7,7 @@ import {
   windowStart,
   type SameTextEntry,
 } from "./auto-bulk";
+import { processSingleton } from "../process-singletons";
 
 // With REDIS_URL, automatic bulk counts in Redis: one hash per account and text, a field per second. One round trip
 // per send (a script: HINCRBY of the second, EXPIRE of the hash, and the window's sum). The sum is read only while
@@ -37,7 +38,10 @@ async function connect() {
   return client;
 }
 
-const holder = globalThis as unknown as { __parleySameTextRedis?: { url: string; client: Promise<Client> } };
+const holder = processSingleton(
+  "sameTextRedis",
+  (): { __parleySameTextRedis?: { url: string; client: Promise<Client> } } => ({}),
+);
 
 function client(): Promise<Client> {
   const url = env().REDIS_URL!;
