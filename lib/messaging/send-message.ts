@@ -6,8 +6,8 @@ import { env } from "../env";
 import { uuidv7 } from "../db/ids";
 import { commitSendWrite, configureSendCommits, type SendWrite } from "../db/group-commit";
 import { countSegments } from "../segments/count-segments";
-import { AUTO_BULK_DETAIL, autoBulkRule, overThreshold, sameTextHash } from "../throttle/auto-bulk";
-import { countSameTextInRedis, sameTextInRedis } from "../throttle/count-same-text-redis";
+import { AUTO_BULK_DETAIL, autoBulkRule, sameTextHash } from "../throttle/auto-bulk";
+import { sameTextCounter } from "../throttle/same-text-counter";
 import { tnDigits, validTn, withPlus } from "./phone-number";
 import { isoWithOffset } from "./time-format";
 import type { SendRequest } from "./send-schema";
@@ -100,8 +100,9 @@ export async function sendMessages(input: {
   const now = new Date();
   // The decisions: bulk defaults to false for one destination and true for two or more; and the same text from one
   // account to more than 20 destinations within 10 minutes is bulk whatever the request said. That count is shared
-  // by the deployment: in Redis when configured (decided here), else in the database, where the group commit
-  // counts in the batch's own transaction and marks the write bulk there (the answer follows below).
+  // by the deployment (lib/throttle/same-text-counter.ts): in Redis, before the rows are built, or in the database,
+  // where the group commit counts in the batch's own transaction and marks the write bulk there (the answer follows
+  // below).
   const sameText = fromOwned
     ? {
         accountId: request.accountId,
@@ -110,8 +111,8 @@ export async function sendMessages(input: {
         at: now.getTime(),
       }
     : null;
-  const countInCommit = sameText !== null && !sameTextInRedis();
-  const autoBulk = sameText !== null && !countInCommit && overThreshold(await countSameTextInRedis(sameText));
+  const counter = sameTextCounter();
+  const autoBulk = sameText !== null && (await counter.countBeforeWrite(sameText));
   const bulk = autoBulk || (request.bulk ?? destinations.length > 1);
   const isMms = media.length > 0;
   const segments = countSegments(body);
@@ -225,12 +226,10 @@ export async function sendMessages(input: {
   if (!fromOwned) Object.assign(data, FROM_NOT_OWNED);
   const envelope = successEnvelope("MessageCreateSuccessful", data);
   if (input.idempotency) write.idempotency = input.idempotency.record(envelope);
-  if (countInCommit) {
-    // The answer stored for the Idempotency-Key if the commit's count makes this send bulk.
-    const bulkResponseBody = input.idempotency
-      ? JSON.stringify({ ...envelope, data: { ...envelope.data, bulk: true } })
-      : undefined;
-    write.sameText = { ...sameText, bulkResponseBody };
+  if (sameText !== null) {
+    counter.countInCommit(write, sameText, () =>
+      input.idempotency ? JSON.stringify({ ...envelope, data: { ...envelope.data, bulk: true } }) : undefined,
+    );
   }
   if (request.conversational && fromOwned) await attachConversations(request.accountId, from, write.messages, now);
   const { autoBulk: madeBulk } = await commitSendWrite(write);
