@@ -1,3 +1,4 @@
+import type BetterSqlite3 from "better-sqlite3";
 import { databaseProvider, env, type DatabaseProvider } from "../env";
 import { committedSqlite, openCommittedSqlite, type SqliteHandle } from "./client";
 import { hotPool } from "./pg-hot-path";
@@ -15,12 +16,26 @@ export interface HotQuery {
   values: unknown[];
 }
 
-/** The rows of the statement `make` spells for the configured database; it must not write. */
+// The few hot statements, prepared once per connection: a plain lookup (the send path runs one per request).
+const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+
+function statementOf(connection: BetterSqlite3.Database, text: string): BetterSqlite3.Statement {
+  let kept = statements.get(connection);
+  if (!kept) statements.set(connection, (kept = new Map()));
+  let statement = kept.get(text);
+  if (!statement) kept.set(text, (statement = connection.prepare(text)));
+  return statement;
+}
+
+/**
+ * The rows of the statement `make` spells for the configured database: one of a fixed set of texts (each is kept
+ * prepared for good), and it must not write.
+ */
 export function hotRead<R>(make: (dialect: DatabaseProvider) => HotQuery): Promise<R[]> {
   if (databaseProvider(env().DATABASE_URL) === "sqlite") {
-    const run = ({ prepared }: SqliteHandle) => {
+    const run = ({ connection }: SqliteHandle) => {
       const { text, values } = make("sqlite");
-      return prepared(text).all(...values) as R[];
+      return statementOf(connection, text).all(...values) as R[];
     };
     // Once the connection is open, the rows are read at once, without another turn of the event loop.
     const open = openCommittedSqlite();
