@@ -185,11 +185,7 @@ export function readDb(): Db {
   factory.connect = async () => {
     const adapter = await connect();
     const connection = (adapter as unknown as { client: BetterSqlite3.Database }).client;
-    committedHolder.__parleyCommittedSqlite = {
-      url,
-      connection,
-      prepared: keptStatements(connection.prepare.bind(connection)),
-    };
+    committedHolder.__parleyCommittedSqlite = { url, connection };
     return adapter;
   };
   const client = new SqliteClient({ adapter: factory });
@@ -199,14 +195,14 @@ export function readDb(): Db {
 
 const committedHolder = processSingleton(
   "committedSqlite",
-  (): { __parleyCommittedSqlite?: SqliteHandle & { url: string } } => ({}),
+  (): { __parleyCommittedSqlite?: { url: string; connection: BetterSqlite3.Database } } => ({}),
 );
 
 /**
- * SQLite: the connection under readDb(), which sees committed data only, with its kept statements: the send path's
- * hot reads (lib/db/hot-read.ts) run on it synchronously, without Prisma's client in between.
+ * SQLite: the connection under readDb(), which sees committed data only: the send path's hot reads
+ * (lib/db/hot-read.ts) run on it synchronously, without Prisma's client in between.
  */
-export async function committedSqlite(): Promise<SqliteHandle> {
+export async function committedSqlite(): Promise<BetterSqlite3.Database> {
   const handle = openCommittedSqlite();
   if (handle) return handle;
   await readDb().$connect();
@@ -216,9 +212,9 @@ export async function committedSqlite(): Promise<SqliteHandle> {
 }
 
 /** committedSqlite() when it is open already, without a turn of the event loop; else null. */
-export function openCommittedSqlite(): SqliteHandle | null {
+export function openCommittedSqlite(): BetterSqlite3.Database | null {
   const handle = committedHolder.__parleyCommittedSqlite;
-  return handle && handle.url === env().DATABASE_URL && handle.connection.open ? handle : null;
+  return handle && handle.url === env().DATABASE_URL && handle.connection.open ? handle.connection : null;
 }
 
 // SQLite: WAL lets readers proceed during a write, and synchronous=FULL makes every commit durable on disk

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { databaseProvider, env, type DatabaseProvider } from "../env";
-import { committedSqlite, openCommittedSqlite, type SqliteHandle } from "./client";
+import { committedSqlite, openCommittedSqlite } from "./client";
 import { hotPool } from "./pg-hot-path";
 
 // The send path's hot reads (a send's destinations' opt states): a Prisma query costs about a millisecond of the
@@ -33,7 +33,7 @@ function statementOf(connection: BetterSqlite3.Database, text: string): BetterSq
  */
 export function hotRead<R>(make: (dialect: DatabaseProvider) => HotQuery): Promise<R[]> {
   if (databaseProvider(env().DATABASE_URL) === "sqlite") {
-    const run = ({ connection }: SqliteHandle) => {
+    const run = (connection: BetterSqlite3.Database) => {
       const { text, values } = make("sqlite");
       return statementOf(connection, text).all(...values) as R[];
     };
