@@ -9,6 +9,7 @@ import { accountRoom, startChangeFeed, userRoom, type ChangeFeed } from "./chang
 import { catchUpSchema, MAX_REPLAY, readChangeSchema, SOCKET_EVENTS } from "./change-schema";
 import { socketUser } from "./socket-auth";
 import { sessionRoom } from "./disconnect-sessions";
+import { processSingleton } from "../process-singletons";
 
 interface SocketData {
   userId: string;
@@ -16,7 +17,7 @@ interface SocketData {
   sessionId: string;
 }
 
-const holder = globalThis as unknown as { __parleyIo?: Server };
+const holder = processSingleton("io", (): { __parleyIo?: Server } => ({}));
 
 // Open sockets are checked again this often: a session that expired, or was ended where the socket.io server could
 // not be told (lib/realtime/disconnect-sessions.ts), and a user disabled or moved to another account since the
