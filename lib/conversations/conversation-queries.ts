@@ -1,3 +1,4 @@
+import { db } from "../db/client";
 import { boundValue, placeholder } from "../db/insert-rows";
 import type { ConversationFilters } from "./conversation-schema";
 
@@ -53,4 +54,18 @@ export function conversationListQueries(input: { accountId: string; userId: stri
   const countValues = [...values];
   const page = `SELECT * ${outer} ORDER BY t."lastMessageAt" DESC, t.id DESC LIMIT ${p("int", filters.count)} OFFSET ${p("int", filters.start)}`;
   return { page: { sql: page, values }, count: { sql: `SELECT COUNT(*) AS total ${outer}`, values: countValues } };
+}
+
+/** Runs conversationListQueries: a page of the account's conversations, and how many there are in all. */
+export async function readConversationList(input: {
+  accountId: string;
+  userId: string;
+  filters: ConversationFilters;
+}): Promise<{ rows: ListRow[]; total: number }> {
+  const { page, count } = conversationListQueries(input);
+  const [rows, [counted]] = await Promise.all([
+    db().$queryRawUnsafe<ListRow[]>(page.sql, ...page.values),
+    db().$queryRawUnsafe<{ total: number | bigint }[]>(count.sql, ...count.values),
+  ]);
+  return { rows, total: Number(counted?.total ?? 0) };
 }

@@ -4,7 +4,7 @@ import { POSSIBLE_OPT_OUT } from "../opt/apply-opt-keyword";
 import { sendWithIdempotency } from "../messaging/send-with-idempotency";
 import type { MessageInfo } from "../messaging/send-message";
 import type { ConversationFilters } from "./conversation-schema";
-import { conversationListQueries, type ListRow } from "./conversation-queries";
+import { readConversationList } from "./conversation-queries";
 import { currentPosition, threadMessageSelect, toThreadMessages } from "./thread-messages";
 
 export interface ConversationSummary {
@@ -25,9 +25,7 @@ export interface ConversationSummary {
  */
 export async function listConversations(input: { accountId: string; userId: string; filters: ConversationFilters }) {
   const { accountId, filters } = input;
-  const { page, count } = conversationListQueries(input);
-  const rows = await db().$queryRawUnsafe<ListRow[]>(page.sql, ...page.values);
-  const [counted] = await db().$queryRawUnsafe<{ total: number | bigint }[]>(count.sql, ...count.values);
+  const { rows, total } = await readConversationList(input);
   const ids = rows.map((r) => r.id);
   const [lasts, optOuts, flags] = await Promise.all([
     Promise.all(
@@ -65,7 +63,7 @@ export async function listConversations(input: { accountId: string; userId: stri
       possibleOptOut: flagged.has(row.id) && !out.has(row.remoteNumber),
     };
   });
-  return { conversations, total: Number(counted?.total ?? 0), start: filters.start, count: filters.count };
+  return { conversations, total, start: filters.start, count: filters.count };
 }
 
 function mediaCount(json: string): number {
