@@ -1,5 +1,6 @@
 // Which way imports may point: run by `npm run lint`, explained in docs/ARCHITECTURE.md.
-// Layers, top to bottom: server.ts / worker / app → components → lib/<domain> → lib/db, lib/env.ts, lib/log.ts.
+// Layers, top to bottom: server.ts / worker / app → components → lib/<domain> → lib/db, lib/env.ts, lib/log.ts
+// → lib/process-singletons.ts (a leaf every layer may import).
 // tests/ may import anything and are not cruised.
 
 // Modules of lib/ that open the database or read the session cookie: the browser must never load them.
@@ -40,10 +41,22 @@ export default {
       name: "db-is-the-bottom",
       comment:
         "lib/db owns connections and statements; it calls no domain module and announces nothing live. " +
-        "A domain that needs to run after a write registers itself from above.",
+        "A domain that needs to run after a write registers itself from above. lib/process-singletons.ts, a leaf " +
+        "that imports nothing, holds the process-wide singletons of every layer, lib/db's included.",
       severity: "error",
       from: { path: "^lib/db/" },
-      to: { path: "^lib/", pathNot: ["^lib/db/", "^lib/env\\.ts$", "^lib/log\\.ts$"] },
+      to: {
+        path: "^lib/",
+        pathNot: ["^lib/db/", "^lib/env\\.ts$", "^lib/log\\.ts$", "^lib/process-singletons\\.ts$"],
+      },
+    },
+    {
+      name: "process-singletons-is-a-leaf",
+      comment:
+        "Every layer imports lib/process-singletons.ts, lib/db included: it may import nothing of the project itself.",
+      severity: "error",
+      from: { path: "^lib/process-singletons\\.ts$" },
+      to: { path: "^(app|components|lib|worker)/|^server\\.ts$" },
     },
     {
       name: "no-circular",

@@ -37,6 +37,7 @@ import * as numbersRoute from "./app/v3/numbers/route";
 import * as numberRoute from "./app/v3/numbers/[number]/route";
 import * as unknownRoute from "./app/v3/[...path]/route";
 import * as openapiRoute from "./app/v3/openapi.json/route";
+import { processSingleton } from "./lib/process-singletons";
 
 const NEXT_INTERNAL_HEADER =
   /^(rsc|next-[a-z-]+|x-nextjs-[a-z-]+|x-middleware-[a-z-]+|x-invoke-[a-z-]+|x-matched-path|x-now-route-matches|x-prerender-revalidate[a-z-]*|if-(none-)?match|if-(un)?modified-since|if-range|range)$/;
@@ -184,7 +185,10 @@ async function main(): Promise<void> {
     endSocketWithEnvelope(socket, new ApiError("ResourceNotAllowed", { detail }), "CONNECT", randomRequestId());
   });
   server.on("upgrade", (req: IncomingMessage, socket) => {
-    if ((req.url ?? "").startsWith("/socket.io/")) return;
+    const url = req.url ?? "";
+    if (url.startsWith("/socket.io/")) return;
+    // `npm run dev`: Next's hot reload talks over a WebSocket of its own, which Next's listener upgrades.
+    if (config.PARLEY_DEV && url.startsWith("/_next/hmr")) return;
     const detail = "only /socket.io/ accepts a protocol upgrade";
     endSocketWithEnvelope(socket, new ApiError("InvalidRequest", { detail }), req.method ?? "GET", randomRequestId());
   });
@@ -204,7 +208,7 @@ async function main(): Promise<void> {
   });
   // socket.io answers its own requests (polling, the websocket handshake): they carry the headers too.
   io.engine.on("headers", (headers: Record<string, string>) => Object.assign(headers, dataSecurityHeaders()));
-  (globalThis as unknown as { __parleyIo?: SocketServer }).__parleyIo = io;
+  processSingleton("io", (): { __parleyIo?: SocketServer } => ({})).__parleyIo = io;
   // The live conversation view: the change feed, socket authentication, catch-up and multi-server fan-out.
   const realtime = await startRealtime(io);
 

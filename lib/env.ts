@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { processSingleton } from "./process-singletons";
 
 // The only reader of process.env. Every setting has a default that gives a working single-machine install
 // (SQLite file + carrier simulator); docs/CONFIGURATION.md and the README list them.
@@ -160,8 +161,8 @@ export function reloadEnv(): void {
   cached = undefined;
 }
 
-// On globalThis: Next's bundled copy of this module and server.ts's copy must agree.
-const listening = globalThis as unknown as { __parleyBoundPort?: number };
+// One per process: Next's bundled copy of this module and server.ts's copy must agree.
+const listening = processSingleton("boundPort", (): { __parleyBoundPort?: number } => ({}));
 
 export function publicUrl(): string {
   const e = env();

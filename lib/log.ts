@@ -1,8 +1,9 @@
 import pino, { type Logger } from "pino";
 import { env } from "./env";
+import { processSingleton } from "./process-singletons";
 
 // JSON logs on stdout. Every line of a request carries its `reqId`, the same id as the x-request-id header.
-const holder = globalThis as unknown as { __parleyLog?: Logger };
+const holder = processSingleton("log", (): { __parleyLog?: Logger } => ({}));
 
 export function logger(): Logger {
   holder.__parleyLog ??= pino({

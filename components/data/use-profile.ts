@@ -67,17 +67,20 @@ export interface TwoFactorSetup {
 /** The steps of two-factor sign-in, each one call; the panel runs them one at a time and shows what they answer. */
 export function useTwoFactor() {
   const api = useAccountApi();
+  const cache = useQueryClient();
   return {
     status: async () => (await apiCall<{ twoFactor: TwoFactorStatus }>(api("/profile/two-factor"))).twoFactor,
     setup: async () =>
       (await apiCall<{ setup: TwoFactorSetup }>(api("/profile/two-factor/setup"), { method: "POST", body: {} })).setup,
-    enable: async (code: string) =>
-      (
-        await apiCall<{ recoveryCodes: string[] }>(api("/profile/two-factor/enable"), {
-          method: "POST",
-          body: { code },
-        })
-      ).recoveryCodes,
+    /** Turns it on: answers the recovery codes, and how many of the user's other sessions ended with it. */
+    enable: async (code: string) => {
+      const answer = await apiCall<{ recoveryCodes: string[]; endedSessions: number }>(
+        api("/profile/two-factor/enable"),
+        { method: "POST", body: { code } },
+      );
+      await cache.invalidateQueries({ queryKey: keys.profile.sessions });
+      return answer;
+    },
     disable: (code: string) => apiCall(api("/profile/two-factor/disable"), { method: "POST", body: { code } }),
     newRecoveryCodes: async (code: string) =>
       (

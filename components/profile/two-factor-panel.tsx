@@ -73,11 +73,15 @@ export function TwoFactorPanel({ initial }: { initial: TwoFactorStatus }) {
   const turnOn = (event: FormEvent) => {
     event.preventDefault();
     return run(async () => {
-      const recoveryCodes = await twoFactor.enable(code);
+      const { recoveryCodes, endedSessions } = await twoFactor.enable(code);
       setSetup(null);
       setCode("");
       setCodes(recoveryCodes);
       await refresh();
+      if (endedSessions > 0) {
+        const sessions = endedSessions === 1 ? "Your other session was" : `Your ${endedSessions} other sessions were`;
+        setNotice(`${sessions} signed out: they sign in again with a code.`);
+      }
     });
   };
 

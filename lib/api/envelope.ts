@@ -1,6 +1,7 @@
 import { publicUrl } from "../env";
 import { errorCodes, successCodes, type ErrorCode, type SuccessCode } from "./error-codes";
 import type { ApiError } from "./api-error";
+import { processSingleton } from "../process-singletons";
 
 // The decision: every response is JSON with status, statusCode, statusMessage, statusUri and data where there is
 // one; the HTTP status equals statusCode; data.apiVersion is "v3".
@@ -41,8 +42,7 @@ export function errorEnvelope(error: ApiError, method: string): Envelope {
 
 // The text of each JSON response, kept beside it so that server.ts's fast path can write it without reading the
 // Response's body stream back (about a tenth of a request's cost). Next's pipeline reads the body as usual.
-const holder = globalThis as unknown as { __parleyResponseText?: WeakMap<Response, string> };
-export const responseText = (holder.__parleyResponseText ??= new WeakMap<Response, string>());
+export const responseText = processSingleton("responseText", () => new WeakMap<Response, string>());
 
 export function jsonResponse(envelope: Envelope, headers: Record<string, string> = {}): Response {
   const text = JSON.stringify(envelope);

@@ -1,6 +1,7 @@
 import { env } from "../env";
 import { logger } from "../log";
 import type { Admission, RateLimit } from "./admit-request";
+import { processSingleton } from "../process-singletons";
 
 // With REDIS_URL the request rate limit counts in Redis, for every server of the deployment: one key per API key
 // holding its bucket's time (the same algorithm as in memory), read and moved on in one script, on Redis's clock
@@ -23,10 +24,13 @@ const COMMAND_TIMEOUT_MS = 1000;
 
 type Client = ReturnType<typeof import("redis").createClient>;
 
-const holder = globalThis as unknown as {
-  __parleyRateLimitRedis?: { url: string; client: Promise<Client> };
-  __parleyRateLimitRedisWarned?: number;
-};
+const holder = processSingleton(
+  "rateLimitRedis",
+  (): {
+    __parleyRateLimitRedis?: { url: string; client: Promise<Client> };
+    __parleyRateLimitRedisWarned?: number;
+  } => ({}),
+);
 
 function warn(error: unknown): void {
   // Once a minute at most: every request would otherwise log it.

@@ -3,6 +3,7 @@ import { metrics } from "../metrics/define-metrics";
 import { ApiError } from "./api-error";
 import { admitInRedis } from "./rate-limit-redis";
 import { admit, type Admission, type RateLimit } from "./admit-request";
+import { processSingleton } from "../process-singletons";
 
 // The per-key request rate limit of /v3 (off unless API_RATE_LIMIT_PER_SECOND is set): each API key may make
 // `burst` requests at once and then `perSecond` a second; beyond that a request is 429 TooManyRequests with
@@ -20,9 +21,8 @@ export function configuredRateLimit(): RateLimit | null {
   };
 }
 
-// On globalThis: the fast path's copy of this module and Next's bundled copy count the same keys.
-const holder = globalThis as unknown as { __parleyRateLimits?: Map<string, number> };
-const buckets = (holder.__parleyRateLimits ??= new Map<string, number>());
+// One per process: the fast path's copy of this module and Next's bundled copy count the same keys.
+const buckets = processSingleton("rateLimits", () => new Map<string, number>());
 
 function admitInMemory(apiKeyId: string, now: number, limit: RateLimit): Admission {
   const result = admit(buckets.get(apiKeyId), now, limit);

@@ -4,6 +4,8 @@ import type { AdminActor } from "../api/admin-actor";
 import { actorLabel, recordAudit, type AuditAction, type ChangedBy } from "../audit/audit-trail";
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
+import { disconnectSessions } from "../realtime/disconnect-sessions";
+import { revokeSessions } from "./end-sessions";
 import { recordSignInFailure, refuseWhileThrottled, throttleKeys } from "./sign-in-throttle";
 import { acceptSecondFactor } from "./two-factor-check";
 import { groupedSecret, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from "./two-factor-codes";
@@ -19,6 +21,8 @@ export interface SignedInUser {
   id: string;
   email: string;
   accountId: string;
+  /** The portal session the user acts from: the one session that stays when two-factor is turned on. */
+  sessionId: string;
 }
 
 export interface TwoFactorStatus {
@@ -113,13 +117,33 @@ export async function turnOnTwoFactor(input: { user: SignedInUser; code: string;
   if (!row) throw new ApiError("InvalidRequest", { detail: "set up two-factor first: no key was made for you yet" });
   if (row.enabledAt) throw new ApiError("InvalidRequest", { detail: "two-factor sign-in is on already" });
   await requireCode(user, input.code, input.ip, { pending: true });
-  const recoveryCodes = await db().$transaction(async (tx) => {
+  // Every other session of the user ends: one opened with the password alone (by whoever else knew it) must not
+  // outlive the second factor that now guards the sign-in.
+  const { codes, ended } = await db().$transaction(async (tx) => {
     await tx.userTwoFactor.update({ where: { userId: user.id }, data: { enabledAt: new Date() } });
     const codes = await replaceRecoveryCodes(user.id, tx);
-    await auditOwnChange(user, "twofactor.enabled", input.ip, tx);
-    return codes;
+    const ended = await revokeSessions({ userId: user.id, id: { not: user.sessionId } }, tx);
+    await recordAudit(
+      {
+        accountId: user.accountId,
+        actor: `user:${user.email}`,
+        action: "twofactor.enabled",
+        target: user.email,
+        detail: endedInWords(ended.length, "other "),
+        ip: input.ip,
+      },
+      tx,
+    );
+    return { codes, ended };
   });
-  return { recoveryCodes };
+  disconnectSessions(ended);
+  return { recoveryCodes: codes, endedSessions: ended.length };
+}
+
+/** "2 other sessions ended", or nothing when none was open. */
+function endedInWords(count: number, other = ""): string {
+  if (count === 0) return "";
+  return count === 1 ? `1 ${other}session ended` : `${count} ${other}sessions ended`;
 }
 
 type AuditClient = Parameters<typeof recordAudit>[1];
@@ -179,22 +203,31 @@ export async function resetTwoFactor(input: { accountId: string; userId: string;
   if (!user.twoFactor) {
     throw new ApiError("InvalidRequest", { detail: `${user.email} has no two-factor sign-in to reset` });
   }
-  await db().$transaction(async (tx) => {
+  // The user's sessions end too: whoever holds the lost phone may hold an open browser session as well, and the
+  // user signs in again (and enrols again, where the account requires it).
+  const ended = await db().$transaction(async (tx) => {
     await tx.twoFactorRecoveryCode.deleteMany({ where: { userId: user.id } });
     await tx.userTwoFactor.delete({ where: { userId: user.id } });
+    // An admin resetting their own keeps the session they act from.
+    const actor = input.by.actor;
+    const keep = actor !== "cli" && actor.kind === "user" && actor.userId === user.id ? actor.sessionId : null;
+    const ended = await revokeSessions(keep ? { userId: user.id, id: { not: keep } } : { userId: user.id }, tx);
+    const detail = [user.twoFactor?.enabledAt ? "" : "setup not finished", endedInWords(ended.length)];
     await recordAudit(
       {
         accountId: input.accountId,
         actor: actorLabel(input.by.actor),
         action: "twofactor.reset",
         target: user.email,
-        detail: user.twoFactor?.enabledAt ? "" : "setup not finished",
+        detail: detail.filter(Boolean).join("; "),
         ip: input.by.ip,
       },
       tx,
     );
+    return ended;
   });
-  return { email: user.email };
+  disconnectSessions(ended);
+  return { email: user.email, endedSessions: ended.length };
 }
 
 /** The user acting on their own two-factor: a portal session only (an API key has no person behind it). */
@@ -202,7 +235,12 @@ export function selfOf(input: { accountId: string; actor: AdminActor }): SignedI
   if (input.actor.kind !== "user") {
     throw new ApiError("Forbidden", { detail: "two-factor sign-in is a portal user's own: sign in to the portal" });
   }
-  return { id: input.actor.userId, email: input.actor.email, accountId: input.accountId };
+  return {
+    id: input.actor.userId,
+    email: input.actor.email,
+    accountId: input.accountId,
+    sessionId: input.actor.sessionId,
+  };
 }
 
 /** The operator's reset (`parley user reset-2fa <email>`), for an admin who lost their own phone. */

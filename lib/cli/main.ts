@@ -13,6 +13,7 @@ import { commands, findCommand, isGroup, synopsisLine, usage } from "./commands"
 import type { Command } from "./command";
 import { readArguments, UsageError } from "./read-arguments";
 import { closeAnnouncer } from "../realtime/announce-changes";
+import { processSingleton } from "../process-singletons";
 
 const LEVEL_NAMES: Record<number, string> = {
   10: "trace",
@@ -35,7 +36,7 @@ function logToStderr(): void {
     const extra = Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : "";
     return `parley: ${LEVEL_NAMES[level] ?? level}: ${msg ?? ""}${extra}\n${err?.stack ? `${err.stack}\n` : ""}`;
   };
-  const holder = globalThis as unknown as { __parleyLog?: Logger };
+  const holder = processSingleton("log", (): { __parleyLog?: Logger } => ({}));
   holder.__parleyLog = pino(
     {
       level: env().LOG_LEVEL,

@@ -1,10 +1,10 @@
 import { ApiError } from "../api/api-error";
 import { db } from "../db/client";
-import { boundValue, placeholder } from "../db/insert-rows";
 import { POSSIBLE_OPT_OUT } from "../opt/apply-opt-keyword";
 import { sendWithIdempotency } from "../messaging/send-with-idempotency";
 import type { MessageInfo } from "../messaging/send-message";
 import type { ConversationFilters } from "./conversation-schema";
+import { readConversationList } from "./conversation-queries";
 import { currentPosition, threadMessageSelect, toThreadMessages } from "./thread-messages";
 
 export interface ConversationSummary {
@@ -18,53 +18,14 @@ export interface ConversationSummary {
   possibleOptOut: boolean;
 }
 
-interface ListRow {
-  id: string;
-  accountNumber: string;
-  remoteNumber: string;
-  lastMessageAt: Date | string;
-  unread: number | bigint;
-}
-
 /**
  * The account's conversations, newest activity first, with the viewer's unread count (inbound messages after their
  * read marker), the last message, and the opt-out state of the phone. `q` matches the phone's digits or any text of
  * the conversation; `filter: "unread"` keeps those with something unread.
  */
 export async function listConversations(input: { accountId: string; userId: string; filters: ConversationFilters }) {
-  const { accountId, userId, filters } = input;
-  const values: unknown[] = [];
-  const p = (kind: "text" | "date" | "int", value: unknown) => {
-    values.push(boundValue(kind, value));
-    return placeholder(values.length, kind);
-  };
-  // SQLite's placeholders are positional: parameters are bound in the order they appear in the statement.
-  const viewer = p("text", userId);
-  const where = [`c."accountId" = ${p("text", accountId)}`];
-  if (filters.accountNumber) where.push(`c."accountNumber" = ${p("text", filters.accountNumber.replace(/\D/g, ""))}`);
-  const q = filters.q?.trim();
-  if (q) {
-    const digits = q.replace(/[\s()+-]/g, "");
-    const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const text = `EXISTS (SELECT 1 FROM "Message" m2 WHERE m2."conversationId" = c.id AND LOWER(m2.body) LIKE ${p("text", like)} ESCAPE '\\')`;
-    where.push(/^\d+$/.test(digits) ? `(c."remoteNumber" LIKE ${p("text", `%${digits}%`)} OR ${text})` : text);
-  }
-  const inner = `SELECT c.id, c."accountNumber", c."remoteNumber", c."lastMessageAt",
-      (SELECT COUNT(*) FROM "Message" m WHERE m."conversationId" = c.id AND m.direction = 'inbound'
-        AND (r."lastReadAt" IS NULL OR m."createdAt" > r."lastReadAt")) AS unread
-    FROM "Conversation" c
-    LEFT JOIN "ConversationRead" r ON r."conversationId" = c.id AND r."userId" = ${viewer}
-    WHERE ${where.join(" AND ")}`;
-  const outer = `FROM (${inner}) t ${filters.filter === "unread" ? "WHERE t.unread > 0" : ""}`;
-  const countValues = [...values];
-  const rows = await db().$queryRawUnsafe<ListRow[]>(
-    `SELECT * ${outer} ORDER BY t."lastMessageAt" DESC, t.id DESC LIMIT ${p("int", filters.count)} OFFSET ${p("int", filters.start)}`,
-    ...values,
-  );
-  const [counted] = await db().$queryRawUnsafe<{ total: number | bigint }[]>(
-    `SELECT COUNT(*) AS total ${outer}`,
-    ...countValues,
-  );
+  const { accountId, filters } = input;
+  const { rows, total } = await readConversationList(input);
   const ids = rows.map((r) => r.id);
   const [lasts, optOuts, flags] = await Promise.all([
     Promise.all(
@@ -102,7 +63,7 @@ export async function listConversations(input: { accountId: string; userId: stri
       possibleOptOut: flagged.has(row.id) && !out.has(row.remoteNumber),
     };
   });
-  return { conversations, total: Number(counted?.total ?? 0), start: filters.start, count: filters.count };
+  return { conversations, total, start: filters.start, count: filters.count };
 }
 
 function mediaCount(json: string): number {

@@ -4,6 +4,7 @@ import { env } from "../env";
 import { liveWorkers, type LiveWorker } from "../delivery/worker-heartbeat";
 import { webhookHealth, type WebhookHealth } from "../webhooks/webhook-health";
 import { localDay } from "../accounts/local-time";
+import { QUEUED_STATUSES } from "../messaging/message-status";
 
 export interface NumberQueue {
   number: string;
@@ -30,7 +31,7 @@ export interface Dashboard {
   at: string;
 }
 
-const PENDING = ["queued", "sending"];
+const PENDING = [...QUEUED_STATUSES];
 
 function emptyQueue(number: string, label: string, ratePerSecond: number): NumberQueue {
   return { number, label, ratePerSecond, messages: 0, segments: 0, bulk: 0, waitSeconds: 0, oldestAt: null };

@@ -1,3 +1,16 @@
+// The ways into the database. lib/db opens every connection, and tells the dialects apart (SQLite or PostgreSQL, by
+// the DATABASE_URL scheme: databaseProvider() in lib/env.ts) so that the layers above need not:
+// - Prisma, `db()`: ordinary reads and writes, on both dialects; `readDb()` for readers that must see committed data
+//   only (the live view's change feed).
+// - `steps` (steps.ts: writeTransaction, readTransaction, runSteps): hot transactions written once as statements;
+//   synchronous on SQLite's connection under db() (sqliteHandle() below), raw queries on PostgreSQL.
+// - The send path: the group commit (group-commit.ts, commitSendWrite: SQLite's writer thread, PostgreSQL's hot-path
+//   pool in pg-hot-path.ts) and hotRead() (hot-read.ts: a send's reads, on the committed-data SQLite connection of
+//   readDb(), committedSqlite() below, or the hot-path pool).
+// - SQLite's threads for work off the event loop: listings (listing-reader.ts; a pool with a statement timeout on
+//   PostgreSQL) and the body indexer (body-indexer.ts).
+// A domain spells its SQL in its own *-queries.ts module and runs it through one of these. Process-wide connections
+// and threads are held by lib/process-singletons.ts.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type BetterSqlite3 from "better-sqlite3";
@@ -10,6 +23,7 @@ import { closeListingReaders } from "./listing-reader";
 import { closeHotPool } from "./pg-hot-path";
 import { postgresPool } from "./postgres-pool";
 import { keptStatements } from "./kept-statements";
+import { processSingleton } from "../process-singletons";
 
 // Both generated clients have the same API (they come from one schema), so the SQLite client's type stands for
 // either. The few provider differences (case-insensitive `contains`) are handled where they arise.
@@ -21,9 +35,9 @@ interface DbHolder {
   url: string;
 }
 
-// One client per process, on globalThis so the fast /v3 path in server.ts and Next's bundled route handlers
-// share it (and its connection pool) instead of each opening their own.
-const holder = globalThis as unknown as { __parleyDb?: DbHolder };
+// One client per process: the fast /v3 path in server.ts and Next's bundled route handlers share it (and its
+// connection pool) instead of each opening their own.
+const holder = processSingleton("db", (): { __parleyDb?: DbHolder } => ({}));
 
 export function dbProvider(): DatabaseProvider {
   return databaseProvider(env().DATABASE_URL);
@@ -69,7 +83,7 @@ export interface SqliteHandle {
   connection: BetterSqlite3.Database;
   prepared: (sql: string) => BetterSqlite3.Statement;
 }
-const sqliteHolder = globalThis as unknown as { __parleySqlite?: SqliteHandle & { url: string } };
+const sqliteHolder = processSingleton("sqlite", (): { __parleySqlite?: SqliteHandle & { url: string } } => ({}));
 
 export async function sqliteHandle(): Promise<SqliteHandle> {
   const url = env().DATABASE_URL;
@@ -154,7 +168,7 @@ export function db(): Db {
   return client;
 }
 
-const readHolder = globalThis as unknown as { __parleyReadDb?: { client: Db; url: string } };
+const readHolder = processSingleton("readDb", (): { __parleyReadDb?: { client: Db; url: string } } => ({}));
 
 /**
  * A client that sees committed data only, for readers that must not see another transaction half done (the live
@@ -166,9 +180,41 @@ export function readDb(): Db {
   const url = env().DATABASE_URL;
   if (databaseProvider(url) !== "sqlite") return db();
   if (readHolder.__parleyReadDb && readHolder.__parleyReadDb.url === url) return readHolder.__parleyReadDb.client;
-  const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFilePath(url), timeout: 10_000 }) });
+  const factory = new PrismaBetterSqlite3({ url: sqliteFilePath(url), timeout: 10_000 });
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const connection = (adapter as unknown as { client: BetterSqlite3.Database }).client;
+    committedHolder.__parleyCommittedSqlite = { url, connection };
+    return adapter;
+  };
+  const client = new SqliteClient({ adapter: factory });
   readHolder.__parleyReadDb = { client, url };
   return client;
+}
+
+const committedHolder = processSingleton(
+  "committedSqlite",
+  (): { __parleyCommittedSqlite?: { url: string; connection: BetterSqlite3.Database } } => ({}),
+);
+
+/**
+ * SQLite: the connection under readDb(), which sees committed data only: the send path's hot reads
+ * (lib/db/hot-read.ts) run on it synchronously, without Prisma's client in between.
+ */
+export async function committedSqlite(): Promise<BetterSqlite3.Database> {
+  const handle = openCommittedSqlite();
+  if (handle) return handle;
+  await readDb().$connect();
+  const connected = openCommittedSqlite();
+  if (!connected) throw new Error("the SQLite connection of the committed-data client is not open");
+  return connected;
+}
+
+/** committedSqlite() when it is open already, without a turn of the event loop; else null. */
+export function openCommittedSqlite(): BetterSqlite3.Database | null {
+  const handle = committedHolder.__parleyCommittedSqlite;
+  return handle && handle.url === env().DATABASE_URL && handle.connection.open ? handle.connection : null;
 }
 
 // SQLite: WAL lets readers proceed during a write, and synchronous=FULL makes every commit durable on disk
@@ -182,7 +228,7 @@ export async function prepareConnection(): Promise<void> {
 }
 
 export async function disconnectDb(): Promise<void> {
-  const writer = globalThis as unknown as { __parleySendWriter?: { writer: { close(): void } } };
+  const writer = processSingleton("sendWriter", (): { __parleySendWriter?: { writer: { close(): void } } } => ({}));
   writer.__parleySendWriter?.writer.close();
   writer.__parleySendWriter = undefined;
   closeListingReaders();

@@ -5,6 +5,7 @@ import type pg from "pg";
 import { databaseProvider, env } from "../env";
 import { postgresPool } from "./postgres-pool";
 import { sqliteFilePath } from "./sqlite-path";
+import { processSingleton } from "../process-singletons";
 
 // Where listings read: queries whose cost grows with the data (GET /v3/messages and the portal's Messages page), off
 // the server's event loop and under a statement timeout. SQLite: reader threads with read-only connections of their
@@ -76,9 +77,10 @@ class SqliteReaders {
   }
 }
 
-const holder = globalThis as unknown as {
-  __parleyListing?: { url: string; sqlite?: SqliteReaders; pool?: pg.Pool };
-};
+const holder = processSingleton(
+  "listing",
+  (): { __parleyListing?: { url: string; sqlite?: SqliteReaders; pool?: pg.Pool } } => ({}),
+);
 
 function readers(): NonNullable<typeof holder.__parleyListing> {
   const url = env().DATABASE_URL;

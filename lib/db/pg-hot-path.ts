@@ -2,11 +2,12 @@ import type pg from "pg";
 import { env } from "../env";
 import { postgresPool } from "./postgres-pool";
 import type { ColumnKind } from "./column-kind";
+import { processSingleton } from "../process-singletons";
 
 // PostgreSQL's hot path: the statements every send runs (its destinations' opt states, the batch's rows) on a pg
 // pool of their own, as named prepared statements, instead of through Prisma's adapter, whose cost per query on the
 // main thread bounded single-destination sends (as SQLite's send writer thread does for SQLite).
-const holder = globalThis as unknown as { __parleyHotPool?: { url: string; pool: pg.Pool } };
+const holder = processSingleton("hotPool", (): { __parleyHotPool?: { url: string; pool: pg.Pool } } => ({}));
 
 export function hotPool(): pg.Pool {
   const url = env().DATABASE_URL;

@@ -1,8 +1,35 @@
 import type { ColumnKind } from "./column-kind";
+import type { Prisma } from "./generated/sqlite/client";
 
-// The shapes of a send batch, shared by the group commit and the SQLite writer thread's client, and the contract of
-// the automatic-bulk count the commit runs: lib/db counts and applies it, the rule itself is the sender's
-// (lib/throttle/auto-bulk.ts), handed to configureSendCommits().
+// The shapes of a send batch, shared by the group commit's modules and the SQLite writer thread's client, and the
+// contract of the automatic-bulk count the commit runs: lib/db counts and applies it, the rule itself is the
+// sender's (lib/throttle/auto-bulk.ts), handed to configureSendCommits().
+
+/** One send's rows, handed to the group commit (commitSendWrite). */
+export interface SendWrite {
+  messages: Prisma.MessageCreateManyInput[];
+  sdrs: Prisma.SdrCreateManyInput[];
+  idempotency?: Prisma.IdempotencyRecordCreateManyInput;
+  /** Destinations whose message carries the opt-out footer: when it went, in the same commit as the message. */
+  optStates?: OptFooterWrite[];
+  /**
+   * Automatic bulk: the send's destinations are counted for its account and text in this batch's commit, and if the
+   * window then holds more than 20, its messages are committed as bulk (and `bulkResponseBody` replaces the
+   * idempotency record's answer). Counting in the commit costs no round trip of its own.
+   */
+  sameText?: SameTextEntry & { bulkResponseBody?: string };
+}
+
+/** What the commit decided for one write. */
+export interface SendWriteResult {
+  autoBulk: boolean;
+}
+
+export interface OptFooterWrite {
+  accountId: string;
+  number: string;
+  lastFooterAt: Date;
+}
 
 /** The rows of one table in a batch, in `columns` order; `suffix` follows the VALUES (an upsert's ON CONFLICT). */
 export interface TableRows {

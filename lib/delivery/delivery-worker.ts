@@ -12,14 +12,15 @@ import { NumberLeases } from "./lease-numbers";
 import { departRound } from "./pace-departures";
 import { planRound, readyNumbers, roundHorizon, type AccountState, type Allocation } from "./plan-round";
 import { OutcomeRecorder } from "./record-outcomes";
-import { loadAccounts, loadQueues, loadZones, reserveSteps } from "./round-queries";
+import { loadAccounts, loadQueues, loadZones } from "./round-queries";
+import { reserveSteps } from "./reserve-round";
 import { startHeartbeat, type WorkerHeartbeat } from "./worker-heartbeat";
 
 // The delivery worker, wired from its parts: it claims numbers (lease-numbers.ts), plans each round from what pacing
-// allows (plan-round.ts, pure) on what the round reads and reserves (round-queries.ts), hands the parts to the
-// carrier at their slots (pace-departures.ts), records the answers (record-outcomes.ts), records receipts in batches
-// (batch-receipts.ts) and writes its heartbeat (worker-heartbeat.ts). The carrier interface is its one seam to
-// protocols (lib/carriers/carrier.ts).
+// allows (plan-round.ts, pure) on what the round reads (round-queries.ts), reserves it (reserve-round.ts), hands the
+// parts to the carrier at their slots (pace-departures.ts), records the answers (record-outcomes.ts), records
+// receipts in batches (batch-receipts.ts) and writes its heartbeat (worker-heartbeat.ts). The carrier interface is
+// its one seam to protocols (lib/carriers/carrier.ts).
 
 export interface WorkerOptions {
   carrier: Carrier;

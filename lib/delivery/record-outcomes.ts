@@ -3,12 +3,9 @@ import type { Logger } from "pino";
 import { writeTransaction, type Steps } from "../db/steps";
 import { uuidv4 } from "../db/ids";
 import { insertRowsSteps, MESSAGE_PART_COLUMNS, type SdrRow } from "../db/insert-rows";
-import { insertSdrsSteps } from "../messaging/write-sdrs";
+import { recordTransitions, sdrRow as sdr, TransitionGroups } from "../messaging/record-transitions";
 import type { SubmitResult } from "../carriers/carrier";
-import { enqueueDeliveryStatusEventSteps } from "../webhooks/enqueue-events";
 import { metrics } from "../metrics/define-metrics";
-import { sdr } from "./sdr-writer";
-import { updateMessages, type MessageChange } from "./update-messages";
 import type { NumberLeases } from "./lease-numbers";
 import type { RoundResult } from "./pace-departures";
 import { lockHeldNumbersSteps } from "./round-queries";
@@ -27,7 +24,10 @@ export interface OutcomeOptions {
   log: Logger;
 }
 
-/** A round's answers recorded: the parts sent, retried later, failed or rejected, with their SDRs and webhook events. */
+/**
+ * A round's answers recorded: the parts sent, retried later, failed or rejected; the messages' changes, their SDRs
+ * and webhook events go through recordTransitions.
+ */
 export class OutcomeRecorder {
   constructor(private readonly options: OutcomeOptions) {}
 
@@ -83,13 +83,8 @@ export class OutcomeRecorder {
     const sdrs: SdrRow[] = [];
     const parts: unknown[][] = [];
     // Messages that get the same change are updated together, keyed by the change.
-    const groups = new Map<string, { data: MessageChange; ids: string[] }>();
-    const change = (data: MessageChange, id: string) => {
-      const key = JSON.stringify(data);
-      const group = groups.get(key) ?? { data, ids: [] };
-      group.ids.push(id);
-      groups.set(key, group);
-    };
+    const groups = new TransitionGroups();
+    const change = groups.add.bind(groups);
     const roundTime = Math.max(...results.map((r) => r.at));
     for (const { allocation, result, at } of results) {
       const { message, part } = allocation;
@@ -138,11 +133,8 @@ export class OutcomeRecorder {
         change({ status: outcome, nextAttemptAt: null }, message.messageId);
       }
     }
-    const now = new Date();
-    for (const { data, ids } of groups.values()) yield* updateMessages(data, ids, now);
     yield* insertRowsSteps("MessagePart", MESSAGE_PART_COLUMNS, parts);
-    yield* insertSdrsSteps(sdrs);
-    yield* enqueueDeliveryStatusEventSteps(sdrs);
+    yield* recordTransitions({ changes: groups.list(), sdrs, at: new Date() });
     return sdrs;
   }
 

@@ -1,14 +1,14 @@
 import { dbProvider } from "../db/client";
 import { execute, query, readTransaction, type Steps } from "../db/steps";
-import { binder, boundValue, chunks, placeholder, placeholderList } from "../db/insert-rows";
-import { insertSdrsSteps } from "../messaging/write-sdrs";
+import { binder, chunks, placeholder, placeholderList } from "../db/insert-rows";
 import type { Encoding } from "../segments/count-segments";
+import { QUEUED_SQL } from "./delivery-queries";
 import { destinationTimeZone } from "./destination-time-zone";
-import { sdr } from "./sdr-writer";
-import { bulkDestinations, type AccountState, type Allocation, type QueuedMessage } from "./plan-round";
+import { bulkDestinations, type AccountState, type QueuedMessage } from "./plan-round";
 
 // Every statement the delivery worker runs for its rounds: claiming and giving back numbers, reading the queues and
-// accounts a round is planned from, reserving what it planned, and the lease check its answers are recorded under.
+// accounts a round is planned from, the account slots and lease checks of its reservation (reserve-round.ts), and
+// the lease check its answers are recorded under. Changes to messages go through recordTransitions.
 // Statements are steps (lib/db/steps.ts), so that a transaction made of several runs in one synchronous go on SQLite.
 
 /** A number this worker holds, as stored. */
@@ -23,7 +23,7 @@ export interface HeldRow {
 /** The numbers with outbound messages waiting or being sent, at most `limit` of them. */
 export function* pendingNumbersSteps(limit: number): Steps<string[]> {
   const pending = yield* query<{ fromNumber: string }>(
-    `SELECT DISTINCT "fromNumber" FROM "Message" WHERE "status" IN ('queued', 'sending') AND "direction" = 'outbound' LIMIT ${limit}`,
+    `SELECT DISTINCT "fromNumber" FROM "Message" WHERE "status" IN (${QUEUED_SQL}) AND "direction" = 'outbound' LIMIT ${limit}`,
   );
   return pending.map((p) => p.fromNumber);
 }
@@ -152,7 +152,7 @@ function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
              ORDER BY CASE WHEN "status" = 'sending' THEN 0 ELSE 1 END, "bulk", "createdAt", "id"
            ) AS "rank"
            FROM "Message"
-           WHERE "direction" = 'outbound' AND "status" IN ('queued', 'sending') AND "fromNumber" IN (${list})
+           WHERE "direction" = 'outbound' AND "status" IN (${QUEUED_SQL}) AND "fromNumber" IN (${list})
          ) ranked JOIN "Message" m ON m."id" = ranked."id"
          WHERE ranked."rank" <= 4
          ORDER BY m."fromNumber", ranked."rank"`,
@@ -220,38 +220,25 @@ export async function loadZones(queues: ReadonlyMap<string, QueuedMessage[]>): P
 }
 
 /**
- * Writes the round's claims before anything is submitted: the accounts' next slots (compare-and-set, so workers
- * sharing an account never both take a slot), a check that this worker still holds each number's lease, and a
- * `sending` record per part. A few statements per round, whatever its size (per-row statements through Prisma
- * cost about a millisecond each here). A number's own next slot stays in this worker's memory while it holds
- * the number, and is written when it gives the number back: a worker that dies stops renewing its leases, so the
- * next holder starts a whole lease period (30 s) after its last send, which pacing allows.
- * `lost` is told, inside the transaction, of the numbers whose lease this worker no longer holds.
+ * Moves an account's next slots from what the round read (`account.stored`) to what it planned (`account.pace`), a
+ * compare-and-set: false when another worker moved them meanwhile.
  */
-export function* reserveSteps(
-  workerId: string,
-  allocations: Allocation[],
-  accounts: Map<string, AccountState>,
-  touchedAccounts: Set<string>,
-  now: number,
-  lost: (numbers: string[]) => void,
-): Steps<Allocation[]> {
-  const lostAccounts = new Set<string>();
+export function* claimAccountSlotsSteps(id: string, account: AccountState, now: number): Steps<boolean> {
   const date = (at: number | Date | null) => (at === null ? null : new Date(at));
-  for (const id of touchedAccounts) {
-    const account = accounts.get(id)!;
-    const values: unknown[] = [];
-    const bind = binder(values);
-    const updated = yield* execute(
-      `UPDATE "Account" SET "nextSendAt" = ${bind("date", date(account.pace.nextSendAt))},
-           "bulkNextSendAt" = ${bind("date", date(account.pace.bulkNextSendAt))}, "updatedAt" = ${bind("date", new Date(now))}
-         WHERE "id" = ${bind("text", id)} AND ${sameAs(`"nextSendAt"`, bind("date", account.stored.nextSendAt))}
-           AND ${sameAs(`"bulkNextSendAt"`, bind("date", account.stored.bulkNextSendAt))}`,
-      values,
-    );
-    if (updated === 0) lostAccounts.add(id);
-  }
-  const numbers = [...new Set(allocations.map((a) => a.message.from))];
+  const values: unknown[] = [];
+  const bind = binder(values);
+  const updated = yield* execute(
+    `UPDATE "Account" SET "nextSendAt" = ${bind("date", date(account.pace.nextSendAt))},
+         "bulkNextSendAt" = ${bind("date", date(account.pace.bulkNextSendAt))}, "updatedAt" = ${bind("date", new Date(now))}
+       WHERE "id" = ${bind("text", id)} AND ${sameAs(`"nextSendAt"`, bind("date", account.stored.nextSendAt))}
+         AND ${sameAs(`"bulkNextSendAt"`, bind("date", account.stored.bulkNextSendAt))}`,
+    values,
+  );
+  return updated > 0;
+}
+
+/** Of `numbers`, those whose lease names this worker and runs past `now`. */
+export function* stillLeasedSteps(workerId: string, numbers: string[], now: number): Steps<Set<string>> {
   const stillMine = new Set<string>();
   for (const chunk of chunks(numbers)) {
     const values: unknown[] = [];
@@ -264,36 +251,7 @@ export function* reserveSteps(
     );
     for (const row of rows) stillMine.add(row.number);
   }
-  lost(numbers.filter((number) => !stillMine.has(number)));
-  const kept = allocations.filter((a) => !lostAccounts.has(a.message.accountId) && stillMine.has(a.message.from));
-  // A message taken for its first part is claimed only if it is still waiting: the lease holder is not the only
-  // one to change queued messages (a STOP from the destination rejects them), so what the claim did not move to
-  // `sending` is not submitted.
-  const fresh = kept.filter((a) => a.message.partsSubmitted === 0).map((a) => a.message.messageId);
-  const claimed = new Set(fresh.length > 0 ? yield* claimForSending(fresh, now) : []);
-  const submittable = kept.filter((a) => a.message.partsSubmitted > 0 || claimed.has(a.message.messageId));
-  yield* insertSdrsSteps(
-    submittable.map(({ message, part }) =>
-      sdr(message.messageId, message.accountId, "sending", now, { segmentNumber: part.segmentNumber }),
-    ),
-  );
-  return submittable;
-}
-
-/** Moves waiting messages to `sending`; returns the ids it moved. */
-function* claimForSending(ids: string[], now: number): Steps<string[]> {
-  const claimed: string[] = [];
-  for (const chunk of chunks(ids)) {
-    const values: unknown[] = [boundValue("date", new Date(now))];
-    const list = placeholderList(values, chunk);
-    const rows = yield* query<{ id: string }>(
-      `UPDATE "Message" SET "status" = 'sending', "updatedAt" = ${placeholder(1, "date")}
-       WHERE "status" IN ('queued', 'sending') AND "id" IN (${list}) RETURNING "id"`,
-      values,
-    );
-    for (const row of rows) claimed.push(row.id);
-  }
-  return claimed;
+  return stillMine;
 }
 
 /** Null-safe equality of a column and a parameter (SQLite's IS, PostgreSQL's IS NOT DISTINCT FROM). */

@@ -1,4 +1,5 @@
-import { db, dbProvider } from "../db/client";
+import { dbProvider } from "../db/client";
+import { pingDatabase } from "./health-queries";
 
 export interface Health {
   status: "ok" | "degraded";
@@ -11,7 +12,7 @@ export async function checkHealth(): Promise<Health> {
   const started = performance.now();
   let ok = true;
   try {
-    await db().$queryRawUnsafe("SELECT 1");
+    await pingDatabase();
   } catch {
     ok = false;
   }

@@ -29,6 +29,9 @@ export const FAILED_STATUSES = FINAL_STATUSES.filter((s) => s !== "delivered");
 /** Statuses of a message still on its way. */
 export const PENDING_STATUSES = MESSAGE_STATUSES.slice(0, FIRST_FINAL);
 
+/** Statuses of a message still in the queue: some part not yet handed to the carrier (the worker's work). */
+export const QUEUED_STATUSES = MESSAGE_STATUSES.slice(0, MESSAGE_STATUSES.indexOf(LAST_PENDING));
+
 const has = (list: readonly string[], status: string) => list.includes(status);
 
 export function isMessageStatus(status: string): status is MessageStatus {

@@ -4,8 +4,7 @@ import { logger } from "../log";
 import type { InboundMessage } from "../carriers/carrier";
 import { countSegments } from "../segments/count-segments";
 import { applyOptKeyword, type OptOutcome } from "../opt/apply-opt-keyword";
-import { enqueueInboundEvent } from "../webhooks/enqueue-events";
-import { announceChanges } from "../realtime/announce-changes";
+import { recordTransitionsInTx, sdrRow } from "./record-transitions";
 import { recordAudit } from "../audit/audit-trail";
 import { partitionMedia } from "./check-media-url";
 
@@ -42,6 +41,8 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
     );
   }
   const segments = countSegments(message.text);
+  // What runs once the transaction has committed: the live view's wake-up.
+  const later = new Set<() => void>();
   const received = await client.$transaction(async (tx) => {
     const conversation = await tx.conversation.upsert({
       where: {
@@ -79,15 +80,6 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
       updatedAt: at,
     };
     await tx.message.create({ data: stored });
-    await tx.sdr.create({
-      data: {
-        messageId,
-        accountId: number.accountId,
-        status: "received",
-        statusDetails: message.carrierMessageId ? `carrier id ${message.carrierMessageId}` : "",
-        createdAt: at,
-      },
-    });
     if (dropped.length > 0) {
       await recordAudit(
         {
@@ -100,8 +92,11 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
         tx,
       );
     }
-    await enqueueInboundEvent(tx, stored);
-    const opt = await applyOptKeyword(tx, {
+    // The `received` record and the inbound webhook event.
+    const carrierId = message.carrierMessageId ? `carrier id ${message.carrierMessageId}` : "";
+    const sdrs = [sdrRow(messageId, number.accountId, "received", at.getTime(), { statusDetails: carrierId })];
+    await recordTransitionsInTx(tx, { sdrs, at, received: stored }, later);
+    const opt = await applyOptKeyword(tx, later, {
       accountId: number.accountId,
       accountNumber: message.to,
       phone: message.from,
@@ -112,6 +107,6 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
     });
     return { messageId, accountId: number.accountId, conversationId: conversation.id, opt };
   });
-  announceChanges();
+  for (const run of later) run();
   return received;
 }

@@ -5,8 +5,8 @@ import { env } from "../env";
 import { uuidv7 } from "../db/ids";
 import { commitSendWrite, configureSendCommits, type SendWrite } from "../db/group-commit";
 import { countSegments } from "../segments/count-segments";
-import { AUTO_BULK_DETAIL, autoBulkRule, overThreshold, sameTextHash } from "../throttle/auto-bulk";
-import { countSameTextInRedis, sameTextInRedis } from "../throttle/count-same-text-redis";
+import { AUTO_BULK_DETAIL, autoBulkRule, sameTextHash } from "../throttle/auto-bulk";
+import { sameTextCounter } from "../throttle/same-text-counter";
 import { tnDigits, validTn, withPlus } from "./phone-number";
 import { isoWithOffset } from "./time-format";
 import type { SendRequest } from "./send-schema";
@@ -18,6 +18,7 @@ import { readOptTexts } from "../opt/opt-settings";
 import { attachConversations } from "../conversations/attach-conversations";
 import { metrics } from "../metrics/define-metrics";
 import { announceChanges } from "../realtime/announce-changes";
+import { processSingleton } from "../process-singletons";
 
 // The group commit counts automatic bulk by this rule in the send's own transaction, and wakes the live view after
 // each batch: both are the sender's business, handed to lib/db before the first write.
@@ -28,12 +29,11 @@ export type { MessageInfo, SendResult };
 
 // Which account holds a number, read at most once per API_KEY_CACHE_SECONDS per process (like keys): a number
 // removed from an account stops being usable within that time.
-// Kept on globalThis: server.ts's fast path and Next's bundle each load this module, and a number released through
-// one (the portal) must be forgotten by the other (/v3/messages) at once.
-const owners = globalThis as unknown as {
-  __parleyNumberOwners?: Map<string, { accountId: string | null; checkedAt: number }>;
-};
-const numberOwners = (owners.__parleyNumberOwners ??= new Map());
+// One per process: a number released through the portal must be forgotten by /v3/messages at once.
+const numberOwners = processSingleton(
+  "numberOwners",
+  () => new Map<string, { accountId: string | null; checkedAt: number }>(),
+);
 
 async function ownsNumber(accountId: string, digits: string): Promise<boolean> {
   const now = Date.now();
@@ -73,8 +73,9 @@ export async function sendMessages(input: {
   const now = new Date();
   // The decisions: bulk defaults to false for one destination and true for two or more; and the same text from one
   // account to more than 20 destinations within 10 minutes is bulk whatever the request said. That count is shared
-  // by the deployment: in Redis when configured (decided here), else in the database, where the group commit
-  // counts in the batch's own transaction and marks the write bulk there (the answer follows below).
+  // by the deployment (lib/throttle/same-text-counter.ts): in Redis, before the rows are built, or in the database,
+  // where the group commit counts in the batch's own transaction and marks the write bulk there (the answer follows
+  // below).
   const sameText = fromOwned
     ? {
         accountId: request.accountId,
@@ -83,8 +84,8 @@ export async function sendMessages(input: {
         at: now.getTime(),
       }
     : null;
-  const countInCommit = sameText !== null && !sameTextInRedis();
-  const autoBulk = sameText !== null && !countInCommit && overThreshold(await countSameTextInRedis(sameText));
+  const counter = sameTextCounter();
+  const autoBulk = sameText !== null && (await counter.countBeforeWrite(sameText));
   const bulk = autoBulk || (request.bulk ?? destinations.length > 1);
   const isMms = media.length > 0;
   const segments = countSegments(body);
@@ -196,10 +197,9 @@ export async function sendMessages(input: {
 
   const result: SendResult = { request, bulk, messageInfo, refusal: fromOwned ? null : "FromNotOwned" };
   if (input.idempotency) write.idempotency = input.idempotency.record(result);
-  if (countInCommit) {
+  if (sameText !== null) {
     // The answer stored for the Idempotency-Key if the commit's count makes this send bulk.
-    const bulkResponseBody = input.idempotency?.record({ ...result, bulk: true }).responseBody;
-    write.sameText = { ...sameText, bulkResponseBody };
+    counter.countInCommit(write, sameText, () => input.idempotency?.record({ ...result, bulk: true }).responseBody);
   }
   if (request.conversational && fromOwned) await attachConversations(request.accountId, from, write.messages, now);
   const { autoBulk: madeBulk } = await commitSendWrite(write);

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type { Carrier } from "../carriers/carrier";
 import { FINAL_STATUSES } from "../messaging/message-status";
+import { processSingleton } from "../process-singletons";
 
 // Every series Parley exports (docs/METRICS.md). Two registries:
 // - `process`: what this process counts as it works (sends it accepted, parts it submitted, receipts and webhook
@@ -8,8 +9,6 @@ import { FINAL_STATUSES } from "../messaging/message-status";
 //   (`npm run worker`) serves these on METRICS_WORKER_PORT; the server serves its own.
 // - `database`: deployment-wide gauges read from the database at scrape time (queues, webhook backlog, workers'
 //   carrier links). Only servers serve them, so a worker's figures are never counted twice.
-// On globalThis: server.ts's copy of this module and Next's bundled copy (the portal's routes) must count into the
-// same series.
 
 const CARRIER_STATES = ["connected", "bound", "connecting", "down"] as const;
 const REJECT_REASONS = ["FromNotOwned", "InvalidDestination", "DuplicateDestination", "OptedOut"] as const;
@@ -170,7 +169,7 @@ function create() {
 
 export type Metrics = ReturnType<typeof create>;
 
-const holder = globalThis as unknown as { __parleyMetrics?: Metrics };
+const holder = processSingleton("metrics", (): { __parleyMetrics?: Metrics } => ({}));
 
 export function metrics(): Metrics {
   return (holder.__parleyMetrics ??= create());

@@ -1,21 +1,7 @@
-import { db, dbProvider } from "../db/client";
-import { readListing } from "../db/listing-reader";
 import { env } from "../env";
 import { liveWorkers } from "../delivery/worker-heartbeat";
 import { metrics } from "./define-metrics";
-
-interface QueueRow {
-  from: string;
-  depth: bigint | number;
-  numbers: bigint | number;
-  messages: bigint | number;
-  oldest: Date | string | null;
-}
-
-interface BacklogRow {
-  events: bigint | number;
-  due: Date | string | null;
-}
+import { readQueues, readWebhookBacklog } from "./metrics-queries";
 
 const secondsSince = (at: Date | string | null | undefined, now: number) =>
   at ? Math.max(0, (now - new Date(at).getTime()) / 1000) : 0;
@@ -28,28 +14,13 @@ const secondsSince = (at: Date | string | null | undefined, now: number) =>
  *   status). About 40 ms with 100,000 messages waiting on 1,000 numbers, on either database.
  * - the webhook backlog: its count and its earliest due attempt, from the index on status and next attempt alone;
  * - the workers' carrier links: at most 50 heartbeat rows.
- * On SQLite the first two run on a listing reader thread (lib/db/listing-reader.ts), since better-sqlite3 blocks the
- * thread it runs on: a scrape does not hold up the server's requests. On PostgreSQL the database does the work.
+ * On SQLite the first two run on a listing reader thread (lib/metrics/metrics-queries.ts): a scrape does not hold up
+ * the server's requests. On PostgreSQL the database does the work.
  */
 export async function readDatabaseGauges(now = Date.now()): Promise<void> {
-  const client = db();
-  const read = <R>(sql: string): Promise<R[]> =>
-    dbProvider() === "sqlite" ? (readListing(sql, []) as Promise<R[]>) : client.$queryRawUnsafe<R[]>(sql);
   const [queues, backlog, workers] = await Promise.all([
-    read<QueueRow>(
-      `WITH "top" AS (
-         SELECT "fromNumber", COUNT(*) AS "depth", COUNT(*) OVER () AS "numbers",
-           CAST(SUM(COUNT(*)) OVER () AS BIGINT) AS "messages"
-         FROM "Message" WHERE "status" IN ('queued', 'sending')
-         GROUP BY "fromNumber" ORDER BY COUNT(*) DESC, "fromNumber" LIMIT ${env().METRICS_QUEUE_NUMBERS})
-       SELECT "top"."fromNumber" AS "from", "depth", "numbers", "messages",
-         (SELECT MIN(m."createdAt") FROM "Message" m WHERE m."fromNumber" = "top"."fromNumber"
-           AND m."direction" = 'outbound' AND m."status" IN ('queued', 'sending')) AS "oldest"
-       FROM "top" ORDER BY "depth" DESC, "from"`,
-    ),
-    read<BacklogRow>(
-      `SELECT COUNT(*) AS "events", MIN("nextAttemptAt") AS "due" FROM "WebhookEvent" WHERE "status" = 'pending'`,
-    ),
+    readQueues(env().METRICS_QUEUE_NUMBERS),
+    readWebhookBacklog(),
     liveWorkers(new Date(now)),
   ]);
 

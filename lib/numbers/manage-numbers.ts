@@ -6,7 +6,9 @@ import type { Prisma } from "../db/generated/sqlite/client";
 import { uuidv4 } from "../db/ids";
 import { isDuplicateKeyError } from "../messaging/idempotency";
 import { tnDigits, validTn, withPlus } from "../messaging/phone-number";
+import { QUEUED_STATUSES } from "../messaging/message-status";
 import { forgetNumberOwner } from "../messaging/send-message";
+import { recordTransitionsInTx, sdrRow } from "../messaging/record-transitions";
 import { provisionNumberInput, updateNumberInput, type PortalNumber } from "./number-schema";
 
 // An account's telephone numbers: one service behind POST/GET/DELETE /v3/numbers, the portal's Numbers page (admin
@@ -38,7 +40,7 @@ interface Acting {
   ip?: string;
 }
 
-const WAITING = ["queued", "sending"];
+const WAITING = [...QUEUED_STATUSES];
 
 async function requireAccount(accountId: string): Promise<void> {
   const account = await db().account.findUnique({ where: { id: accountId }, select: { id: true } });
@@ -238,8 +240,6 @@ export async function updateNumber(
   });
 }
 
-const SDR_CHUNK = 500;
-
 /**
  * Releases a held number: it can no longer send (FromNotOwned) and texts sent to it are no longer received. Messages
  * still queued to leave from it would never leave, so they are cancelled as a send from the released number would
@@ -252,27 +252,24 @@ export async function releaseNumber(
   const { accountId } = input;
   const digits = namedDigits(input.number);
   const fromNumber = { accountId, fromNumber: digits, direction: "outbound" };
+  // The live view's wake-up, once the cancellations are committed.
+  const later = new Set<() => void>();
   const cancelled = await db().$transaction(async (tx) => {
     const held = await tx.phoneNumber.findFirst({ where: { number: digits, accountId }, select: { id: true } });
     if (!held) throw notHeld(digits);
     const at = new Date();
-    const rejected = await tx.message.updateManyAndReturn({
+    const queued = await tx.message.findMany({
       where: { ...fromNumber, status: "queued" },
-      data: { status: "rejected", rejectReason: "FromNotOwned", nextAttemptAt: null, updatedAt: at },
       select: { id: true, referenceId: true },
     });
-    for (let i = 0; i < rejected.length; i += SDR_CHUNK) {
-      await tx.sdr.createMany({
-        data: rejected.slice(i, i + SDR_CHUNK).map((m) => ({
-          messageId: m.id,
-          accountId,
-          status: "rejected",
-          statusDetails: "FromNotOwned",
-          referenceId: m.referenceId,
-          createdAt: at,
-        })),
-      });
-    }
+    const refused = { status: "rejected", rejectReason: "FromNotOwned", nextAttemptAt: null };
+    const sdrs = queued.map((m) =>
+      sdrRow(m.id, accountId, "rejected", at.getTime(), { statusDetails: "FromNotOwned", referenceId: m.referenceId }),
+    );
+    const ids = queued.map((m) => m.id);
+    const changes = [{ ids, set: refused, onlyFrom: { status: ["queued"] } }];
+    const unmoved = await recordTransitionsInTx(tx, { changes, sdrs, at }, later);
+    const rejected = ids.filter((id) => !unmoved.has(id));
     const sending = await tx.message.count({ where: { ...fromNumber, status: "sending" } });
     if (sending > 0) {
       // Rolls the cancellations back too: the number stays as it was.
@@ -294,6 +291,7 @@ export async function releaseNumber(
     );
     return rejected.length;
   });
+  for (const run of later) run();
   forgetNumberOwner(digits);
   return { number: digits, cancelledMessages: cancelled };
 }

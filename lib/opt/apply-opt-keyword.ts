@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import { uuidv4, uuidv7 } from "../db/ids";
+import { recordTransitionsInTx, sdrRow } from "../messaging/record-transitions";
 import { countSegments } from "../segments/count-segments";
 import { matchOptKeyword, mentionsOptOut, type OptKeywordKind } from "./match-keyword";
 import { readOptTexts } from "./opt-settings";
@@ -32,9 +33,13 @@ export const POSSIBLE_OPT_OUT = "possibleOptOut";
  * Every inbound message goes through here, inside the transaction that stores it, so that a STOP is never lost
  * between storing the text and honouring it: the opt state, the audit event and the automatic reply commit with
  * the message or not at all. Whatever the flags of the messages the phone received, the law and the carriers
- * require a STOP to be honoured.
+ * require a STOP to be honoured. The changes to messages (queued ones cancelled, the reply's `accepted` and `queued`
+ * records) go through recordTransitions like every message's; their after-commit work joins the caller's `later`.
+ * The reply is stored here, in this transaction, rather than sent through sendMessages: that would refuse it (the
+ * phone has just opted out) and commit it apart from the STOP it confirms. It leaves through the worker, paced, with
+ * its SDRs and webhook events, like any queued message.
  */
-export async function applyOptKeyword(tx: Tx, inbound: InboundForOpt): Promise<OptOutcome> {
+export async function applyOptKeyword(tx: Tx, later: Set<() => void>, inbound: InboundForOpt): Promise<OptOutcome> {
   const match = matchOptKeyword(inbound.text);
   if (!match) {
     if (!mentionsOptOut(inbound.text)) return { kind: null, replyMessageId: null, flagged: false };
@@ -73,7 +78,7 @@ export async function applyOptKeyword(tx: Tx, inbound: InboundForOpt): Promise<O
         createdAt: at,
       },
     });
-    if (status === "out") await cancelQueued(tx, inbound.accountId, inbound.phone, at);
+    if (status === "out") await cancelQueued(tx, later, inbound.accountId, inbound.phone, at);
   }
 
   // The reply goes even to a phone that has just opted out: the confirmation is the one message carriers expect.
@@ -100,18 +105,12 @@ export async function applyOptKeyword(tx: Tx, inbound: InboundForOpt): Promise<O
       updatedAt: replyAt,
     },
   });
-  await tx.sdr.createMany({
-    data: [
-      { messageId: replyMessageId, accountId: inbound.accountId, status: "accepted", createdAt: replyAt },
-      {
-        messageId: replyMessageId,
-        accountId: inbound.accountId,
-        status: "queued",
-        statusDetails: `automatic reply to ${match.keyword}`,
-        createdAt: replyAt,
-      },
-    ],
-  });
+  const queuedDetails = `automatic reply to ${match.keyword}`;
+  const sdrs = [
+    sdrRow(replyMessageId, inbound.accountId, "accepted", replyAt.getTime()),
+    sdrRow(replyMessageId, inbound.accountId, "queued", replyAt.getTime(), { statusDetails: queuedDetails }),
+  ];
+  await recordTransitionsInTx(tx, { sdrs, at: replyAt }, later);
   await tx.conversation.update({ where: { id: inbound.conversationId }, data: { lastMessageAt: replyAt } });
   return { kind: match.kind, replyMessageId, flagged: false };
 }
@@ -121,24 +120,23 @@ export async function applyOptKeyword(tx: Tx, inbound: InboundForOpt): Promise<O
  * refused as a send would be now: a STOP covers what has not left yet. A message whose first part has been handed
  * to the carrier is finished.
  */
-async function cancelQueued(tx: Tx, accountId: string, phone: string, at: Date): Promise<void> {
+async function cancelQueued(tx: Tx, later: Set<() => void>, accountId: string, phone: string, at: Date): Promise<void> {
   const queued = await tx.message.findMany({
     where: { accountId, toNumber: phone, direction: "outbound", status: "queued", partsSubmitted: 0 },
     select: { id: true, referenceId: true },
   });
   if (queued.length === 0) return;
-  await tx.message.updateMany({
-    where: { id: { in: queued.map((m) => m.id) }, status: "queued", partsSubmitted: 0 },
-    data: { status: "rejected", rejectReason: "OptedOut", updatedAt: at },
-  });
-  await tx.sdr.createMany({
-    data: queued.map((m) => ({
-      messageId: m.id,
-      accountId,
-      status: "rejected",
-      statusDetails: "OptedOut",
-      referenceId: m.referenceId,
-      createdAt: new Date(Math.max(Date.now(), at.getTime())),
-    })),
-  });
+  const recordedAt = Math.max(Date.now(), at.getTime());
+  const refused = { status: "rejected", rejectReason: "OptedOut" };
+  await recordTransitionsInTx(
+    tx,
+    {
+      changes: [{ ids: queued.map((m) => m.id), set: refused, onlyFrom: { status: ["queued"], partsSubmitted: 0 } }],
+      sdrs: queued.map((m) =>
+        sdrRow(m.id, accountId, "rejected", recordedAt, { statusDetails: "OptedOut", referenceId: m.referenceId }),
+      ),
+      at,
+    },
+    later,
+  );
 }

@@ -1,8 +1,5 @@
-import { hotPool } from "../db/pg-hot-path";
-import Database from "better-sqlite3";
-import { dbProvider } from "../db/client";
-import { sqliteFilePath } from "../db/sqlite-path";
-import { env } from "../env";
+import { hotRead } from "../db/hot-read";
+import { optStatesQuery } from "./opt-queries";
 
 export interface DestinationOpt {
   /** "in", "out", or "" when only a footer was recorded. */
@@ -14,24 +11,6 @@ interface Row {
   number: string;
   status: string;
   lastFooterAt: string | Date | null;
-}
-
-// On SQLite the send path reads through a connection of its own with one prepared statement: a Prisma query costs
-// about a millisecond of the main thread here, which cut single-destination sends by a third (bench:send); this
-// costs microseconds. WAL lets it read while the send writer's thread commits.
-const holder = globalThis as unknown as { __parleyOptReader?: { url: string; read: (a: string, n: string) => Row[] } };
-
-function sqliteReader(): (accountId: string, numbersJson: string) => Row[] {
-  const url = env().DATABASE_URL;
-  if (holder.__parleyOptReader?.url !== url) {
-    const sqlite = new Database(sqliteFilePath(url), { readonly: true, timeout: 10_000 });
-    const statement = sqlite.prepare<[string, string], Row>(
-      `SELECT "number", "status", "lastFooterAt" FROM "OptState"
-        WHERE "accountId" = ? AND "number" IN (SELECT "value" FROM json_each(?))`,
-    );
-    holder.__parleyOptReader = { url, read: (accountId, numbers) => statement.all(accountId, numbers) };
-  }
-  return holder.__parleyOptReader.read;
 }
 
 /**
@@ -47,18 +26,9 @@ export async function readOptStates(accountId: string, numbers: string[]): Promi
       status: row.status,
       lastFooterAt: row.lastFooterAt === null ? null : new Date(row.lastFooterAt),
     });
-  if (dbProvider() === "sqlite") {
-    for (const row of sqliteReader()(accountId, JSON.stringify(numbers))) add(row);
-    return states;
-  }
-  // PostgreSQL: one raw statement with the numbers as one array parameter (a Prisma findMany cost several times more
-  // of the main thread per send).
-  const { rows } = await hotPool().query<Row>({
-    name: "opt-states",
-    text: `SELECT "number", "status", to_char("lastFooterAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "lastFooterAt" FROM "OptState" WHERE "accountId" = $1 AND "number" = ANY($2::text[])`,
-    values: [accountId, numbers],
-  });
-  for (const row of rows) add(row);
+  // One raw statement on the send path's hot connection (lib/db/hot-read.ts): a Prisma findMany cost several times
+  // more of the main thread per send.
+  for (const row of await hotRead<Row>((dialect) => optStatesQuery(dialect, accountId, numbers))) add(row);
   return states;
 }
 

@@ -1,5 +1,6 @@
 import { env, databaseProvider } from "../env";
 import { logger } from "../log";
+import { processSingleton } from "../process-singletons";
 
 // Every writer of SDRs calls announceChanges() after it wrote some. It is only a wake-up: the change feed of each
 // server reads what changed from the SDR table (the one ordered log), so a lost announcement costs latency (one
@@ -13,7 +14,7 @@ interface Announcer {
   close(): Promise<void>;
 }
 
-const holder = globalThis as unknown as { __parleyAnnouncer?: Announcer | null };
+const holder = processSingleton("announcer", (): { __parleyAnnouncer?: Announcer | null } => ({}));
 
 /** The server installs its own announcer (its feed and its adapter); other processes get an emitter, or nothing. */
 export function installAnnouncer(announcer: Announcer): void {

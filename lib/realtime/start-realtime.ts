@@ -1,6 +1,7 @@
 import type { Server, Socket } from "socket.io";
 import { env } from "../env";
 import { readDb } from "../db/client";
+import { fanOutPool } from "../db/fan-out-pool";
 import { logger } from "../log";
 import { changesAfter } from "../conversations/thread-messages";
 import { catchUpQuerySchema } from "../conversations/conversation-schema";
@@ -9,6 +10,7 @@ import { accountRoom, startChangeFeed, userRoom, type ChangeFeed } from "./chang
 import { catchUpSchema, MAX_REPLAY, readChangeSchema, SOCKET_EVENTS } from "./change-schema";
 import { socketUser } from "./socket-auth";
 import { sessionRoom } from "./disconnect-sessions";
+import { processSingleton } from "../process-singletons";
 
 interface SocketData {
   userId: string;
@@ -16,7 +18,7 @@ interface SocketData {
   sessionId: string;
 }
 
-const holder = globalThis as unknown as { __parleyIo?: Server };
+const holder = processSingleton("io", (): { __parleyIo?: Server } => ({}));
 
 // Open sockets are checked again this often: a session that expired, or was ended where the socket.io server could
 // not be told (lib/realtime/disconnect-sessions.ts), and a user disabled or moved to another account since the
@@ -65,13 +67,8 @@ export async function startRealtime(io: Server): Promise<{ feed: ChangeFeed; sto
     io.adapter(createAdapter(pub, sub));
     closers.push(() => Promise.all([pub.quit(), sub.quit()]).catch(() => undefined));
   } else if (kind === "postgresql") {
-    const pg = (await import("pg")).default;
     const { createAdapter } = await import("@socket.io/postgres-adapter");
-    const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
-    pool.on("error", (error) => log.warn({ err: error }, "PostgreSQL adapter error"));
-    // The adapter's table for payloads too large for a NOTIFY (its README's definition).
-    await pool.query(`CREATE TABLE IF NOT EXISTS socket_io_attachments (
-      id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)`);
+    const pool = await fanOutPool((error) => log.warn({ err: error }, "PostgreSQL adapter error"));
     io.adapter(createAdapter(pool));
     closers.push(() => pool.end().catch(() => undefined));
   }

@@ -1,5 +1,4 @@
 import { db } from "../db/client";
-import { boundValue, placeholder, type ColumnKind } from "../db/insert-rows";
 
 // Retention deletes in small transactions with a pause after each, so that sends, receipts and webhook outcomes
 // written meanwhile wait at most one batch: SQLite has one writer, and on the process's one SQLite connection the
@@ -56,18 +55,4 @@ export async function pruneInBatches(
     if (!outcome.more) return run;
     await new Promise((resolve) => setTimeout(resolve, Math.max(MIN_PAUSE_MS, 2 * ms)));
   }
-}
-
-/**
- * Parameters of one raw statement, bound in the form each database stores: `p` adds one and gives its placeholder
- * (SQLite's are positional, so they are added in the order the statement names them); `list` a list of texts.
- */
-export function sqlParams() {
-  const values: unknown[] = [];
-  const p = (kind: ColumnKind, value: unknown) => {
-    values.push(boundValue(kind, value));
-    return placeholder(values.length, kind);
-  };
-  const list = (texts: string[]) => texts.map((t) => p("text", t)).join(", ");
-  return { values, p, list };
 }

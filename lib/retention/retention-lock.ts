@@ -1,5 +1,7 @@
 import pg from "pg";
-import { databaseProvider, env } from "../env";
+import { dbProvider } from "../db/client";
+import { env } from "../env";
+import { releaseAdvisoryLock, tryAdvisoryLock } from "./retention-queries";
 
 // One retention pass at a time across the deployment's workers. On PostgreSQL: a session advisory lock, taken
 // without waiting on a connection of its own and held for the whole pass; a worker that dies mid-pass loses its
@@ -12,17 +14,15 @@ const LOCK_KEY = 7_270_736_901;
 
 /** Runs `pass` holding the retention lock; null (and `pass` not run) when another worker holds it. */
 export async function withRetentionLock<T>(pass: () => Promise<T>): Promise<T | null> {
-  const url = env().DATABASE_URL;
-  if (databaseProvider(url) !== "postgresql") return pass();
-  const client = new pg.Client({ connectionString: url });
+  if (dbProvider() !== "postgresql") return pass();
+  const client = new pg.Client({ connectionString: env().DATABASE_URL });
   await client.connect();
   try {
-    const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [LOCK_KEY]);
-    if (!rows[0]?.locked) return null;
+    if (!(await tryAdvisoryLock(client, LOCK_KEY))) return null;
     try {
       return await pass();
     } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]).catch(() => undefined);
+      await releaseAdvisoryLock(client, LOCK_KEY).catch(() => undefined);
     }
   } finally {
     await client.end().catch(() => undefined);

@@ -5,7 +5,8 @@ export type { SameTextEntry };
 
 // The decision: the service marks a message bulk on its own when the same body goes from one account to more than
 // 20 destinations within 10 minutes. Counted for the whole deployment: per account, text and second, in the
-// database (committed with the send's group commit) or in Redis when REDIS_URL is set.
+// database (committed with the send's group commit) or in Redis when REDIS_URL is set; same-text-counter.ts is the
+// one interface to both and chooses between them.
 export const AUTO_BULK_DESTINATIONS = 20;
 export const AUTO_BULK_WINDOW_SECONDS = 600;
 /** The queued SDR's statusDetails of a message made bulk by this rule. */

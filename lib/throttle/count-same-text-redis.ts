@@ -7,8 +7,9 @@ import {
   windowStart,
   type SameTextEntry,
 } from "./auto-bulk";
+import { processSingleton } from "../process-singletons";
 
-// With REDIS_URL, automatic bulk counts in Redis: one hash per account and text, a field per second. One round trip
+// With REDIS_URL, automatic bulk counts in Redis (same-text-counter.ts chooses): one hash per account and text, a field per second. One round trip
 // per send (a script: HINCRBY of the second, EXPIRE of the hash, and the window's sum). The sum is read only while
 // the current second alone is not over the threshold, and old fields are dropped when the hash holds more seconds
 // than the window, so the work per send stays bounded however long a text keeps being sent.
@@ -37,16 +38,15 @@ async function connect() {
   return client;
 }
 
-const holder = globalThis as unknown as { __parleySameTextRedis?: { url: string; client: Promise<Client> } };
+const holder = processSingleton(
+  "sameTextRedis",
+  (): { __parleySameTextRedis?: { url: string; client: Promise<Client> } } => ({}),
+);
 
 function client(): Promise<Client> {
   const url = env().REDIS_URL!;
   if (holder.__parleySameTextRedis?.url !== url) holder.__parleySameTextRedis = { url, client: connect() };
   return holder.__parleySameTextRedis.client;
-}
-
-export function sameTextInRedis(): boolean {
-  return Boolean(env().REDIS_URL);
 }
 
 /** Adds the entry's destinations and returns the window's total for it (at least exact up to the threshold). */

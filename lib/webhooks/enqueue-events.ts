@@ -1,9 +1,9 @@
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { FINAL_STATUSES } from "../messaging/message-status";
-import { chunks, insertRowsSteps, placeholderList, type ColumnKind } from "../db/insert-rows";
-import { afterCommit, query, runSteps, type Steps } from "../db/steps";
+import { afterCommit, runSteps, type Steps } from "../db/steps";
 import { deliveryStatusPayload, formatStatusMsg, inboundPayload, type WebhookEventKind } from "./build-payloads";
+import { insertWebhookEventsSteps, messagesWithWebhookSteps } from "./webhook-queries";
 
 // The outbox: events are written by the transaction that makes the change they report, so a committed change
 // always has its event and a rolled-back one never does; the dispatcher delivers them afterwards. An account with
@@ -24,29 +24,13 @@ interface NewEvent {
   at: Date;
 }
 
-/** A webhook event's columns (as the outbox writes one, and the seeded settled messages). */
-export const WEBHOOK_EVENT_COLUMNS: [string, ColumnKind][] = [
-  ["id", "text"],
-  ["accountId", "text"],
-  ["messageId", "text"],
-  ["kind", "text"],
-  ["segmentNumber", "int"],
-  ["sequence", "int"],
-  ["payload", "text"],
-  ["status", "text"],
-  ["attempts", "int"],
-  ["nextAttemptAt", "date"],
-  ["retryFrom", "date"],
-  ["deliveredAt", "date"],
-  ["createdAt", "date"],
-];
+// The outbox's columns are the queries' own; still exported from here, where the seeded settled messages find them.
+export { WEBHOOK_EVENT_COLUMNS } from "./webhook-queries";
 
 function* insertEvents(events: NewEvent[]): Steps<void> {
   if (events.length === 0) return;
   const now = new Date();
-  yield* insertRowsSteps(
-    "WebhookEvent",
-    WEBHOOK_EVENT_COLUMNS,
+  yield* insertWebhookEventsSteps(
     events.map((e) => [
       e.id,
       e.accountId,
@@ -104,7 +88,7 @@ export async function enqueueInboundEvent(tx: Tx, message: Parameters<typeof inb
 
 type PayloadMessage = Parameters<typeof deliveryStatusPayload>[0];
 
-/** An SDR row as the delivery code builds them (lib/delivery/sdr-writer.ts). */
+/** An SDR row as the delivery code builds them (sdrRow in lib/messaging/record-transitions.ts). */
 export interface OutcomeRecord {
   messageId: string;
   status: string;
@@ -133,25 +117,10 @@ export function* enqueueDeliveryStatusEventSteps(rows: OutcomeRecord[]): Steps<v
     }
   }
   const ids = [...new Set(outcomes.map((o) => o.messageId))];
-  // As the database gives them: SQLite's integers and booleans may come as numbers or BigInts.
-  const messages: (Omit<PayloadMessage, "numSegments" | "bulk"> & {
-    numSegments: number | bigint;
-    bulk: boolean | number | bigint;
-  })[] = [];
-  for (const chunk of chunks(ids)) {
-    const values: unknown[] = [];
-    const list = placeholderList(values, chunk);
-    messages.push(
-      ...(yield* query<(typeof messages)[number]>(
-        `SELECT m."id", m."accountId", m."fromNumber", m."toNumber", m."referenceId", m."numSegments", m."bulk"
-         FROM "Message" m JOIN "WebhookEndpoint" w ON w."accountId" = m."accountId"
-         WHERE m."id" IN (${list})`,
-        values,
-      )),
-    );
-  }
+  const messages = yield* messagesWithWebhookSteps(ids);
   if (messages.length === 0) return;
-  const byId = new Map(
+  // As the database gives them: SQLite's integers and booleans may come as numbers or BigInts.
+  const byId = new Map<string, PayloadMessage>(
     messages.map((m) => [m.id, { ...m, numSegments: Number(m.numSegments), bulk: Boolean(m.bulk) }]),
   );
   const events: NewEvent[] = [];
@@ -187,9 +156,4 @@ export function* enqueueDeliveryStatusEventSteps(rows: OutcomeRecord[]): Steps<v
     });
   }
   yield* insertEvents(events);
-}
-
-/** enqueueDeliveryStatusEventSteps in the caller's Prisma transaction. */
-export async function enqueueDeliveryStatusEvents(tx: Tx, rows: OutcomeRecord[]): Promise<void> {
-  await runSteps(tx, enqueueDeliveryStatusEventSteps(rows));
 }

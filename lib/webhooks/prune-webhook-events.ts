@@ -1,10 +1,6 @@
-import {
-  DEFAULT_BATCH_SIZE,
-  pruneInBatches,
-  sqlParams,
-  type PruneControl,
-  type PruneRun,
-} from "../retention/prune-in-batches";
+import { runSteps } from "../db/steps";
+import { DEFAULT_BATCH_SIZE, pruneInBatches, type PruneControl, type PruneRun } from "../retention/prune-in-batches";
+import { deleteFinishedEventsSteps } from "./webhook-queries";
 
 /**
  * Deletes delivered and failed events whose last scheduled attempt is older than `before`, with their attempts, a
@@ -14,21 +10,7 @@ import {
 export async function pruneWebhookEvents(before: Date, control: PruneControl = {}): Promise<PruneRun> {
   const size = control.batchSize ?? DEFAULT_BATCH_SIZE;
   return pruneInBatches(async (tx) => {
-    const { values, p } = sqlParams();
-    const events = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `DELETE FROM "WebhookEvent" WHERE "id" IN (
-         SELECT "id" FROM "WebhookEvent" WHERE "status" IN ('delivered', 'failed') AND "nextAttemptAt" < ${p("date", before)}
-         LIMIT ${size})
-       RETURNING "id"`,
-      ...values,
-    );
-    if (events.length > 0) {
-      const attempts = sqlParams();
-      await tx.$executeRawUnsafe(
-        `DELETE FROM "WebhookAttempt" WHERE "eventId" IN (${attempts.list(events.map((e) => e.id))})`,
-        ...attempts.values,
-      );
-    }
-    return { deleted: events.length, more: events.length === size };
+    const deleted = await runSteps(tx, deleteFinishedEventsSteps(before, size));
+    return { deleted, more: deleted === size };
   }, control);
 }

@@ -1,6 +1,6 @@
 import { db } from "../../lib/db/client";
 import { insertRows } from "../../lib/db/insert-rows";
-import { MESSAGE_COLUMNS, messageValues } from "../../lib/db/group-commit";
+import { MESSAGE_COLUMNS, messageValues } from "../../lib/db/send-rows";
 import type { Prisma } from "../../lib/db/generated/sqlite/client";
 import { uuidv7 } from "../../lib/db/ids";
 

@@ -4,7 +4,7 @@ import { uuidv4, uuidv7 } from "../../lib/db/ids";
 import { insertRows, MESSAGE_PART_COLUMNS, type SdrRow } from "../../lib/db/insert-rows";
 import { insertSdrs } from "../../lib/messaging/write-sdrs";
 import { WEBHOOK_EVENT_COLUMNS } from "../../lib/webhooks/enqueue-events";
-import { WEBHOOK_ATTEMPT_COLUMNS } from "../../lib/webhooks/webhook-dispatcher";
+import { WEBHOOK_ATTEMPT_COLUMNS } from "../../lib/webhooks/webhook-queries";
 
 // Many delivered messages with everything a delivery leaves behind (8 SDRs, a part, a status webhook event and its
 // attempt), written straight into the database as the worker would have, for retention at scale: sending that many

@@ -159,6 +159,27 @@ describe("enrolment", () => {
     expect((await post(cookie, "/profile/two-factor/setup")).status).toBe(400);
   });
 
+  it("signs the user's other sessions out, not the one it was turned on from", async () => {
+    const { email, cookie } = await newUser();
+    const elsewhere = await portalCookie(server, email, password);
+    const stranger = await newUser();
+    const status = (c: string) => call(server, "GET", api("/profile/two-factor"), { headers: { cookie: c } });
+    expect((await status(elsewhere)).status).toBe(200);
+
+    await freshStep();
+    const setup = await post(cookie, "/profile/two-factor/setup");
+    const secret = String(setup.json.data.setup.key).replace(/\s/g, "");
+    const on = await post(cookie, "/profile/two-factor/enable", { code: await codeOf(secret, -1) });
+    expect(on.status, on.text).toBe(200);
+    expect(on.json.data.endedSessions).toBe(1);
+
+    expect((await status(cookie)).status).toBe(200);
+    expect((await status(elsewhere)).status).toBe(401);
+    // Another user's session is not theirs to end.
+    expect((await status(stranger.cookie)).status).toBe(200);
+    expect(await lastAudit("twofactor.enabled", email)).toMatchObject({ detail: "1 other session ended" });
+  });
+
   it("is a portal user's own: an API key is refused", async () => {
     const res = await call(server, "POST", api("/profile/two-factor/setup"), {
       headers: { ...account.headers, "content-type": "application/json" },
@@ -319,7 +340,14 @@ describe("a reset", () => {
 
     const reset = await post(adminCookie, `/users/${user.id}/two-factor`, undefined, "DELETE");
     expect(reset.status, reset.text).toBe(200);
-    expect(await lastAudit("twofactor.reset", email)).toMatchObject({ actor: `user:${adminEmail}` });
+    expect(reset.json.data.reset).toMatchObject({ email, endedSessions: 1 });
+    expect(await lastAudit("twofactor.reset", email)).toMatchObject({
+      actor: `user:${adminEmail}`,
+      detail: "1 session ended",
+    });
+    // The session opened before the reset (whoever holds it) is over; the user signs in again.
+    const before = await call(server, "GET", api("/profile/two-factor"), { headers: { cookie } });
+    expect(before.status).toBe(401);
     expect(await attemptSignIn(email, password)).toBeNull();
     expect(await db().twoFactorRecoveryCode.count({ where: { userId: user.id } })).toBe(0);
     // Nothing left to reset.
@@ -327,11 +355,25 @@ describe("a reset", () => {
     expect(again.status).toBe(400);
   });
 
+  it("of an admin's own two-factor keeps the session it was made from", async () => {
+    const { email, cookie } = await newUser("admin");
+    await enrol(cookie);
+    const user = await db().user.findUniqueOrThrow({ where: { email } });
+    const reset = await post(cookie, `/users/${user.id}/two-factor`, undefined, "DELETE");
+    expect(reset.status, reset.text).toBe(200);
+    expect(reset.json.data.reset.endedSessions).toBe(0);
+    const after = await call(server, "GET", api("/profile/two-factor"), { headers: { cookie } });
+    expect(after.status).toBe(200);
+    expect(after.json.data.twoFactor.state).toBe("off");
+  });
+
   it("by the operator: parley user reset-2fa <email>", async () => {
     const { email, cookie } = await newUser("admin");
     await enrol(cookie);
     const { stdout } = await parley(["user", "reset-2fa", email], server.database.url);
     expect(stdout).toContain(`Two-factor sign-in of ${email} is reset`);
+    // The admin's session (the one they enrolled from) is signed out with it.
+    expect(stdout).toContain("Their open sessions (1) are signed out.");
     expect(await lastAudit("twofactor.reset", email)).toMatchObject({ actor: "cli" });
     expect(await attemptSignIn(email, password)).toBeNull();
     await expect(parley(["user", "reset-2fa", "nobody@example.com"], server.database.url)).rejects.toMatchObject({

@@ -1,0 +1,50 @@
+import { db, dbProvider } from "../db/client";
+import { readListing } from "../db/listing-reader";
+
+// The statements behind the deployment-wide gauges. On SQLite they run on a listing reader thread
+// (lib/db/listing-reader.ts), since better-sqlite3 blocks the thread it runs on: a scrape does not hold up the
+// server's requests. On PostgreSQL the database does the work. Rows come as the database gives them (counts may be
+// BigInts, dates text on SQLite).
+
+export interface QueueRow {
+  from: string;
+  depth: bigint | number;
+  numbers: bigint | number;
+  messages: bigint | number;
+  oldest: Date | string | null;
+}
+
+export interface BacklogRow {
+  events: bigint | number;
+  due: Date | string | null;
+}
+
+function read<R>(sql: string): Promise<R[]> {
+  return dbProvider() === "sqlite" ? (readListing(sql, []) as Promise<R[]>) : db().$queryRawUnsafe<R[]>(sql);
+}
+
+/**
+ * The waiting messages counted by number from the index on status and number alone (only outbound messages are
+ * ever queued or sending), the `limit` numbers with the most kept, the totals over all numbers beside them, and only
+ * for those numbers the oldest waiting message (the index on number, direction, status).
+ */
+export function readQueues(limit: number): Promise<QueueRow[]> {
+  return read<QueueRow>(
+    `WITH "top" AS (
+       SELECT "fromNumber", COUNT(*) AS "depth", COUNT(*) OVER () AS "numbers",
+         CAST(SUM(COUNT(*)) OVER () AS BIGINT) AS "messages"
+       FROM "Message" WHERE "status" IN ('queued', 'sending')
+       GROUP BY "fromNumber" ORDER BY COUNT(*) DESC, "fromNumber" LIMIT ${limit})
+     SELECT "top"."fromNumber" AS "from", "depth", "numbers", "messages",
+       (SELECT MIN(m."createdAt") FROM "Message" m WHERE m."fromNumber" = "top"."fromNumber"
+         AND m."direction" = 'outbound' AND m."status" IN ('queued', 'sending')) AS "oldest"
+     FROM "top" ORDER BY "depth" DESC, "from"`,
+  );
+}
+
+/** The webhook backlog: its count and its earliest due attempt, from the index on status and next attempt alone. */
+export function readWebhookBacklog(): Promise<BacklogRow[]> {
+  return read<BacklogRow>(
+    `SELECT COUNT(*) AS "events", MIN("nextAttemptAt") AS "due" FROM "WebhookEvent" WHERE "status" = 'pending'`,
+  );
+}

@@ -1,0 +1,47 @@
+import { deliveryHeaders } from "./delivery-headers";
+import { postWebhook, type WebhookResponse } from "./post-webhook";
+import type { WebhookTarget } from "./webhook-targets";
+import type { ClaimedEvent } from "./webhook-queries";
+
+// One attempt at a leased event: signed and posted to the account's URL, or a failed attempt without a request when
+// the account has no URL (any more). What the attempt leads to is decided when its outcome is recorded.
+
+export interface PostSettings {
+  timeoutMs: number;
+  allowPrivate: boolean;
+}
+
+/** Posts `event` to `target` (signed as of `at`); its answer, or why there was none. */
+export async function postClaimedEvent(
+  event: ClaimedEvent,
+  target: WebhookTarget | null,
+  at: Date,
+  settings: PostSettings,
+): Promise<WebhookResponse> {
+  if (!target) {
+    return {
+      httpStatus: null,
+      latencyMs: 0,
+      error: "the account has no webhook URL configured",
+      retryAfterAt: null,
+      refused: false,
+      failure: "network",
+      body: "",
+    };
+  }
+  return postWebhook({
+    url: target.url,
+    body: event.payload,
+    timeoutMs: settings.timeoutMs,
+    allowPrivate: settings.allowPrivate,
+    headers: deliveryHeaders({
+      eventId: event.id,
+      kind: event.kind,
+      payload: event.payload,
+      secrets: target.secrets,
+      headerName: target.headerName,
+      headerValue: target.headerValue,
+      at,
+    }),
+  });
+}
