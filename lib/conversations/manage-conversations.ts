@@ -203,7 +203,7 @@ export async function sendReply(input: {
   const conversation = await findConversation(input.accountId, input.conversationId);
   // The client id is also the Idempotency-Key: a send retried after a lost answer is not sent twice, and gets the
   // first send's entry again (the one destination's, which is what is stored).
-  return sendWithIdempotency({
+  const entry = await sendWithIdempotency<MessageInfo | StoredEnvelope>({
     sender: { kind: "user", accountId: input.accountId, userId: input.userId },
     raw: {
       accountId: input.accountId,
@@ -220,4 +220,9 @@ export async function sendReply(input: {
     headers: new Headers({ "idempotency-key": `conversation-${input.clientId}` }),
     answer: (result) => result.messageInfo[0]!,
   });
+  // A reply first sent by an earlier version stored the whole API answer: its one entry is in data.messageInfo.
+  return "data" in entry ? entry.data.messageInfo[0]! : entry;
 }
+
+/** How a reply's Idempotency-Key entry was stored before it kept only its MessageInfo. */
+type StoredEnvelope = { data: { messageInfo: MessageInfo[] } };

@@ -4,6 +4,8 @@ import { io } from "socket.io-client";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, createUser, parley, type DemoCredentials } from "../helpers/cli";
 import { portalCookie } from "../helpers/portal-session";
+import { bindTo, releaseFactories } from "../helpers/factories";
+import { db } from "../../lib/db/client";
 
 let server: RunningServer;
 let demo: DemoCredentials;
@@ -22,6 +24,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await releaseFactories();
   await server?.stop();
 });
 
@@ -77,7 +80,24 @@ describe("conversations", () => {
       body: JSON.stringify({ body: "Hello!", clientId: "c0123456789abcdef" }),
     });
     expect(reply.status).toBe(200);
-    expect(((await reply.json()) as { data: any }).data.message).toMatchObject({ status: "accepted", numSegments: 1 });
+    const sent = ((await reply.json()) as { data: any }).data.message;
+    expect(sent).toMatchObject({ status: "accepted", numSegments: 1 });
+    // A retry after a lost answer gets the same message, and nothing is sent twice; so does a retry whose first
+    // answer an earlier version stored as the API's whole answer.
+    const retry = () =>
+      fetch(`${base(demo.accountId)}/${id}/messages`, {
+        method: "POST",
+        headers: { cookie: agentCookie, "content-type": "application/json" },
+        body: JSON.stringify({ body: "Hello!", clientId: "c0123456789abcdef" }),
+      }).then(async (r) => ({ status: r.status, message: ((await r.json()) as { data: any }).data.message }));
+    expect(await retry()).toEqual({ status: 200, message: sent });
+    const where = { accountId: demo.accountId, key: "conversation-c0123456789abcdef" };
+    await bindTo(server);
+    const stored = await db().idempotencyRecord.findFirstOrThrow({ where });
+    const envelope = { apiVersion: "v3", data: { messageInfo: [JSON.parse(stored.responseBody)] } };
+    await db().idempotencyRecord.updateMany({ where, data: { responseBody: JSON.stringify(envelope) } });
+    expect(await retry()).toEqual({ status: 200, message: sent });
+    expect(await db().message.count({ where: { referenceId: "c0123456789abcdef" } })).toBe(1);
     const read = await fetch(`${base(demo.accountId)}/${id}/read`, {
       method: "POST",
       headers: { cookie: agentCookie, "content-type": "application/json" },

@@ -15,7 +15,8 @@ export interface TestAccount {
 
 let boundUrl: string | undefined;
 
-async function bindTo(server: RunningServer): Promise<void> {
+/** Points this process's lib (db() and the rest) at the server's database; releaseFactories() lets it go. */
+export async function bindTo(server: RunningServer): Promise<void> {
   if (boundUrl === server.database.url) return;
   await disconnectDb();
   process.env.DATABASE_URL = server.database.url;
