@@ -10,7 +10,7 @@ import {
   sendDataSchema,
 } from "../../messaging/message-serializers";
 import type { ErrorResponses } from "./errors";
-import { documented, envelopeOf, requestIdHeader, withData } from "./shared";
+import { documented, envelopeOf, queryAnswer, requestIdHeader, withData } from "./shared";
 
 // POST and GET /v3/messages (PUT and DELETE refused) in the OpenAPI document: the result schemas are the
 // serializers' (lib/messaging/message-serializers.ts), put in the envelope here.
@@ -64,12 +64,7 @@ export function registerMessages(registry: OpenAPIRegistry, errorResponses: Erro
 
   const listResponse = registry.register(
     "ListResponse",
-    z.object({
-      ...envelopeOf("QueryCompletedSuccessfully"),
-      data: withData(messagePageSchema, { results: z.array(listingResult) })
-        .catchall(z.string())
-        .openapi({ description: "The query parameters as given (strings), plus the page." }),
-    }),
+    queryAnswer(messagePageSchema, { results: z.array(listingResult) }, { echoesQuery: true }),
   );
 
   registry.registerPath({

@@ -11,7 +11,7 @@ import {
 import { DOC_EXAMPLES } from "../../messaging/message-serializers";
 import { successCodes } from "../error-codes";
 import type { ErrorResponses } from "./errors";
-import { apiVersion, documented, envelopeOf, requestIdHeader, withData } from "./shared";
+import { apiVersion, documented, envelopeOf, queryAnswer, requestIdHeader, withData } from "./shared";
 
 // GET and POST /v3/numbers, DELETE /v3/numbers/{number} in the OpenAPI document: the number schema is the
 // serializer's (lib/numbers/v3-numbers.ts).
@@ -51,12 +51,7 @@ export function registerNumbers(registry: OpenAPIRegistry, errorResponses: Error
 
   const numbersListResponse = registry.register(
     "NumbersListResponse",
-    z.object({
-      ...envelopeOf("QueryCompletedSuccessfully"),
-      data: withData(numbersPageSchema, { numbers: z.array(numberResult) })
-        .catchall(z.string())
-        .openapi({ description: "The query parameters as given (strings), plus the page." }),
-    }),
+    queryAnswer(numbersPageSchema, { numbers: z.array(numberResult) }, { echoesQuery: true }),
   );
 
   const { accountId, created } = provisionedNumberSchema.shape;

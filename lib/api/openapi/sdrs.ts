@@ -4,7 +4,7 @@ import { SDR_STATUSES, sdrListingSchema, sdrRecordSchema } from "../../messaging
 import { DOC_EXAMPLES, uuidField as uuid } from "../../messaging/message-serializers";
 import { errorCodes } from "../error-codes";
 import type { ErrorResponses } from "./errors";
-import { apiVersion, documented, envelopeOf, requestIdHeader, withData } from "./shared";
+import { apiVersion, documented, queryAnswer, requestIdHeader } from "./shared";
 
 // GET /v3/sdrs/{accountId}/{messageId} in the OpenAPI document: the record schema is the serializer's
 // (lib/messaging/get-sdrs.ts); a missing message has the seed's SDR error shape.
@@ -22,11 +22,8 @@ export function registerSdrs(registry: OpenAPIRegistry, errorResponses: ErrorRes
 
   const sdrResponse = registry.register(
     "SdrResponse",
-    z.object({
-      ...envelopeOf("QueryCompletedSuccessfully"),
-      data: withData(sdrListingSchema, {
-        results: z.array(sdrRecord).openapi(sdrListingSchema.shape.results.meta() ?? {}),
-      }),
+    queryAnswer(sdrListingSchema, {
+      results: z.array(sdrRecord).openapi(sdrListingSchema.shape.results.meta() ?? {}),
     }),
   );
 

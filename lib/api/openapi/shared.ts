@@ -39,6 +39,20 @@ export function withData(schema: z.ZodObject, parts: z.ZodRawShape = {}) {
   return meta ? data.meta(meta) : data;
 }
 
+/**
+ * A query's answer: the success envelope around `schema` as its data (see withData). `echoesQuery`: the data also
+ * carries the query's parameters as given, as strings.
+ */
+export function queryAnswer(schema: z.ZodObject, parts: z.ZodRawShape, options: { echoesQuery?: boolean } = {}) {
+  const data = withData(schema, parts);
+  return z.object({
+    ...envelopeOf("QueryCompletedSuccessfully"),
+    data: options.echoesQuery
+      ? data.catchall(z.string()).openapi({ description: "The query parameters as given (strings), plus the page." })
+      : data,
+  });
+}
+
 export const requestIdHeader = z.object({
   "x-request-id": z
     .string()
