@@ -13,6 +13,12 @@ const boolean = z
 // An empty value (`NAME=` in .env) counts as unset.
 const unsetIfEmpty = <T extends z.ZodType>(type: T) => z.preprocess((v) => (v === "" ? undefined : v), type);
 
+// 32 random bytes in base64 (or base64url): the key of secrets stored in the database (lib/secrets/secret-box.ts).
+const SECRET_KEY_HELP = "must be 32 random bytes in base64: make one with `openssl rand -base64 32`";
+const newSecretKey = () => randomBytes(32).toString("base64");
+const isSecretKey = (v: string) =>
+  /^[A-Za-z0-9+/_-]{43}=?$/.test(v.trim()) && Buffer.from(v.trim(), "base64").length === 32;
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   HOST: z.string().default("0.0.0.0"),
@@ -27,6 +33,24 @@ const schema = z.object({
   // Secret for portal sessions. When unset, one is generated once and kept in the data directory.
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   PARLEY_DATA_DIR: z.string().default("./data"),
+  // The key of secrets stored in the database (TOTP keys, webhook signing secrets; docs/SECURITY.md). When unset, one
+  // is generated once and kept in the data directory; several servers must all be given the same one.
+  PARLEY_SECRET_KEY: unsetIfEmpty(z.string().refine(isSecretKey, `PARLEY_SECRET_KEY ${SECRET_KEY_HELP}`).optional()),
+  // Earlier keys (comma-separated), accepted for reading only while `parley secrets reseal` moves secrets to the new one.
+  PARLEY_SECRET_KEY_PREVIOUS: unsetIfEmpty(
+    z
+      .string()
+      .refine((v) => v.split(",").every((k) => k.trim() === "" || isSecretKey(k)), {
+        message: `each key of PARLEY_SECRET_KEY_PREVIOUS ${SECRET_KEY_HELP}`,
+      })
+      .transform((v) =>
+        v
+          .split(",")
+          .map((k) => k.trim())
+          .filter(Boolean),
+      )
+      .optional(),
+  ),
   // Behind a reverse proxy: take the client's address from the first X-Forwarded-For entry (sign-in throttling and
   // the audit trail), instead of the connection's.
   TRUST_PROXY: boolean.default(false),
@@ -143,6 +167,18 @@ export function sessionSecret(): string {
   return secret;
 }
 
+/** The key of secrets stored in the database and the earlier ones still accepted for reading (docs/SECURITY.md). */
+export function secretKeys(): { current: Buffer; previous: Buffer[] } {
+  const e = env();
+  // Without bootstrapEnv (a script or test using lib/ directly): the data directory's key, as the server reads it.
+  const key = e.PARLEY_SECRET_KEY ?? keptInDataDir(e.PARLEY_DATA_DIR, "secret-key", newSecretKey);
+  if (!isSecretKey(key)) throw new Error(`${join(e.PARLEY_DATA_DIR, "secret-key")} ${SECRET_KEY_HELP}`);
+  return {
+    current: Buffer.from(key.trim(), "base64"),
+    previous: (e.PARLEY_SECRET_KEY_PREVIOUS ?? []).map((k) => Buffer.from(k, "base64")),
+  };
+}
+
 let cached: Env | undefined;
 
 export function env(): Env {
@@ -189,26 +225,39 @@ export function databaseProvider(url = env().DATABASE_URL): DatabaseProvider {
   );
 }
 
+/** A secret generated once into the data directory (mode 0600) and read from there by every later start. */
+function keptInDataDir(dir: string, name: string, generate: () => string): string {
+  const file = join(dir, name);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    try {
+      // "wx": when several processes start at once, the first one's secret is the one all of them read.
+      writeFileSync(file, generate(), { mode: 0o600, flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
 /**
  * Start-up only: reads `.env` if present (the environment wins over the file), and gives next-auth what it reads
  * from process.env itself: NEXTAUTH_URL from PUBLIC_URL, and a NEXTAUTH_SECRET generated once and kept in the
- * data directory when none is configured, so portal sessions survive restarts.
+ * data directory when none is configured, so portal sessions survive restarts; the same for PARLEY_SECRET_KEY, the
+ * key of the secrets stored in the database.
  */
 export function bootstrapEnv(): void {
   if (existsSync(".env")) process.loadEnvFile(".env");
   cached = undefined;
   const e = env();
   if (!e.NEXTAUTH_SECRET) {
-    const file = join(e.PARLEY_DATA_DIR, "portal-session-secret");
-    if (!existsSync(file)) {
-      mkdirSync(e.PARLEY_DATA_DIR, { recursive: true });
-      try {
-        // "wx": when several processes start at once, the first one's secret is the one all of them read.
-        writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      }
-    }
-    process.env.NEXTAUTH_SECRET = readFileSync(file, "utf8").trim();
+    process.env.NEXTAUTH_SECRET = keptInDataDir(e.PARLEY_DATA_DIR, "portal-session-secret", () =>
+      randomBytes(32).toString("base64url"),
+    );
+  }
+  if (!e.PARLEY_SECRET_KEY) {
+    process.env.PARLEY_SECRET_KEY = keptInDataDir(e.PARLEY_DATA_DIR, "secret-key", newSecretKey);
+    cached = undefined; // read again, so that a damaged file is refused with the setting's own message
+    env();
   }
 }
