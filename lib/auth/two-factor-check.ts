@@ -1,10 +1,10 @@
 import { db } from "../db/client";
 import { checkTotp, hashRecoveryCode, readCode, type CodeKind } from "./two-factor-codes";
-import { decryptSecret, recoveryCodeKey, totpEncryptionKey } from "./two-factor-secret";
+import { openTotpSecret, recoveryCodeKey, sealTotpSecret } from "./two-factor-secret";
 
 // Accepting a second-factor code for a user: a TOTP code once (its time step is claimed in the same UPDATE that
 // checks it is newer than the last one, so two requests with one code cannot both pass), or an unused recovery code,
-// used up by the UPDATE that checks it is unused.
+// used up by the UPDATE that checks it is unused. A key stored in a legacy form is sealed again once read.
 
 export interface AcceptedCode {
   kind: CodeKind;
@@ -30,8 +30,10 @@ export async function acceptSecondFactor(input: {
   if (!row || (row.enabledAt === null) !== (input.pending ?? false)) return null;
 
   if (read.kind === "totp") {
-    const secret = decryptSecret(row.secret, input.userId, totpEncryptionKey());
-    if (!secret) return null;
+    const opened = openTotpSecret(row.secret, input.userId);
+    if (!opened) return null;
+    if (opened.reseal) await resealTotpSecret(input.userId, row.secret, opened.plain);
+    const secret = opened.plain;
     const step = await checkTotp({ secret, code: read.code, now, lastTimeStep: row.lastTimeStep });
     if (step === null) return null;
     const claimed = await db().userTwoFactor.updateMany({
@@ -49,4 +51,15 @@ export async function acceptSecondFactor(input: {
   if (used.count !== 1) return null;
   const left = await db().twoFactorRecoveryCode.count({ where: { userId: input.userId, usedAt: null } });
   return { kind: "recovery", recoveryCodesLeft: left };
+}
+
+/**
+ * Stores a key read in a legacy form (or under a previous PARLEY_SECRET_KEY) sealed under the current key. Only if
+ * the row still holds what was read: a new enrolment in between is not overwritten.
+ */
+async function resealTotpSecret(userId: string, stored: string, plain: string): Promise<void> {
+  await db().userTwoFactor.updateMany({
+    where: { userId, secret: stored },
+    data: { secret: sealTotpSecret(plain, userId) },
+  });
 }

@@ -9,7 +9,7 @@ import { revokeSessions } from "./end-sessions";
 import { recordSignInFailure, refuseWhileThrottled, throttleKeys } from "./sign-in-throttle";
 import { acceptSecondFactor } from "./two-factor-check";
 import { groupedSecret, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from "./two-factor-codes";
-import { encryptSecret, recoveryCodeKey, totpEncryptionKey } from "./two-factor-secret";
+import { recoveryCodeKey, sealTotpSecret } from "./two-factor-secret";
 
 // A portal user turning two-factor sign-in on and off for themself (the Profile page), and an admin or the operator
 // resetting it for a user who lost their phone. The key leaves the server only in the answer to the user's own
@@ -58,7 +58,7 @@ export async function startTwoFactorSetup(user: SignedInUser) {
     throw new ApiError("InvalidRequest", { detail: "two-factor sign-in is on already; turn it off first" });
   }
   const secret = newTotpSecret();
-  const stored = encryptSecret(secret, user.id, totpEncryptionKey());
+  const stored = sealTotpSecret(secret, user.id);
   await db().userTwoFactor.upsert({
     where: { userId: user.id },
     create: { userId: user.id, secret: stored, createdAt: new Date() },

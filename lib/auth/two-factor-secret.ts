@@ -1,18 +1,23 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createDecipheriv, hkdfSync } from "node:crypto";
 import { sessionSecret } from "../env";
+import { needsReseal, openSecret, sealSecret } from "../secrets/secret-box";
 
-// TOTP keys are stored encrypted (AES-256-GCM), so a copy of the database alone cannot produce codes. The key is
-// derived from the portal session secret (NEXTAUTH_SECRET, or the one kept in the data directory): changing that
-// secret makes the stored keys unreadable, and enrolled users then need an admin's reset (docs/PORTAL.md).
+// TOTP keys are stored sealed (lib/secrets/secret-box.ts, under PARLEY_SECRET_KEY), so a copy of the database alone
+// cannot produce codes. The user's id is bound in, so a row copied to another user does not open.
+//
+// Before PARLEY_SECRET_KEY, they were encrypted ("v1") under a key derived from the portal session secret: those
+// still open here, and are sealed again under PARLEY_SECRET_KEY the first time they are read (sign-in, enrolment's
+// confirmation) or by `parley secrets reseal`. Recovery codes keep their HMAC key derived from the session secret:
+// they are stored hashed, and cannot be hashed again without the codes themselves.
 
-const VERSION = "v1";
+const LEGACY_VERSION = "v1";
 
 function derive(info: string): Buffer {
   return Buffer.from(hkdfSync("sha256", sessionSecret(), "parley two-factor", info, 32));
 }
 
-/** The encryption key of stored TOTP keys. */
-export function totpEncryptionKey(): Buffer {
+/** The legacy ("v1") encryption key of stored TOTP keys. */
+export function legacyTotpEncryptionKey(): Buffer {
   return derive("totp secret encryption v1");
 }
 
@@ -21,22 +26,30 @@ export function recoveryCodeKey(): Buffer {
   return derive("recovery code hmac v1");
 }
 
-/** "v1.<iv>.<tag>.<ciphertext>", each part base64url. The user's id is bound in, so a row copied to another user
- * does not decrypt. */
-export function encryptSecret(plain: string, userId: string, key: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
-  cipher.setAAD(Buffer.from(userId));
-  const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), data]
-    .map((p) => (typeof p === "string" ? p : p.toString("base64url")))
-    .join(".");
+const context = (userId: string) => `totp:${userId}`;
+
+/** A TOTP key as stored: sealed under PARLEY_SECRET_KEY, bound to its user. */
+export function sealTotpSecret(plain: string, userId: string): string {
+  return sealSecret(plain, context(userId));
 }
 
-/** The plain key, or null when it cannot be read (another secret, another user, a damaged value). */
-export function decryptSecret(stored: string, userId: string, key: Buffer): string | null {
+/**
+ * The plain key of a stored value, and whether it should be stored again sealed under the current key (a legacy
+ * "v1" value, or one sealed under a previous key); null when it cannot be read (another key, another user, damaged).
+ */
+export function openTotpSecret(stored: string, userId: string): { plain: string; reseal: boolean } | null {
+  if (stored.startsWith(`${LEGACY_VERSION}.`)) {
+    const plain = openLegacySecret(stored, userId, legacyTotpEncryptionKey());
+    return plain === null ? null : { plain, reseal: true };
+  }
+  const plain = openSecret(stored, context(userId));
+  return plain === null ? null : { plain, reseal: needsReseal(stored) };
+}
+
+/** "v1.<iv>.<tag>.<ciphertext>" (each part base64url, the user's id as additional data) → the plain key, or null. */
+export function openLegacySecret(stored: string, userId: string, key: Buffer): string | null {
   const [version, iv, tag, data] = stored.split(".");
-  if (version !== VERSION || !iv || !tag || data === undefined) return null;
+  if (version !== LEGACY_VERSION || !iv || !tag || data === undefined) return null;
   try {
     const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
     decipher.setAAD(Buffer.from(userId));
