@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { db } from "../db/client";
 import { uuidv4 } from "../db/ids";
 import { env } from "../env";
+import { logger } from "../log";
 import { ApiError } from "../api/api-error";
 import { checkWebhookUrl, WebhookUrlError } from "./guard-webhook-url";
 import { parseInput } from "../api/parse-input";
 import { webhookSettingsInput, type WebhookSettingsInput } from "./webhook-schemas";
+import { openWebhookSecret, sealWebhookSecret } from "./seal-webhook-secret";
 
 // An account's webhook settings: one URL, one header (name and value), and signing secrets. Services throw
 // ApiError (InvalidRequest, NotFound); the admin API and the CLI both call them.
@@ -51,13 +53,43 @@ function hint(value: string | null): string | null {
   return value.length <= 8 ? "•".repeat(value.length) : `${"•".repeat(8)}${value.slice(-4)}`;
 }
 
-/** The signing secrets in use now, newest first: the current one and any rotated-out one still in its overlap. */
+/** A new signing secret's row, the secret stored sealed. */
+function newSecretRow(accountId: string, createdAt: Date) {
+  const id = uuidv4();
+  return { id, accountId, secret: sealWebhookSecret(generateWebhookSecret(), id), createdAt };
+}
+
+/**
+ * The signing secrets in use now, newest first, opened: the current one and any rotated-out one still in its overlap.
+ * One stored in plain text (or under a previous key) is sealed under the current key on the way; one that cannot be
+ * opened (PARLEY_SECRET_KEY changed without the old one in PARLEY_SECRET_KEY_PREVIOUS) cannot sign, and is logged.
+ */
 export async function signingSecrets(accountId: string, now = new Date()) {
-  return db().webhookSecret.findMany({
+  const rows = await db().webhookSecret.findMany({
     where: { accountId, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
     orderBy: { createdAt: "desc" },
     select: { id: true, secret: true, createdAt: true, expiresAt: true },
   });
+  const secrets = [];
+  for (const row of rows) {
+    const opened = openWebhookSecret(row.secret, row.id);
+    if (!opened) {
+      logger().warn(
+        { accountId, secretId: row.id },
+        "a webhook signing secret cannot be opened with PARLEY_SECRET_KEY",
+      );
+      continue;
+    }
+    if (opened.reseal) {
+      // Only if the row still holds what was read; another reader sealing it at the same time is just as good.
+      await db().webhookSecret.updateMany({
+        where: { id: row.id, secret: row.secret },
+        data: { secret: sealWebhookSecret(opened.plain, row.id) },
+      });
+    }
+    secrets.push({ ...row, secret: opened.plain });
+  }
+  return secrets;
 }
 
 /** "whsec_…AbCd": enough to tell two secrets apart, nothing to sign with. */
@@ -154,9 +186,7 @@ export async function setWebhookSettings(accountId: string, settings: WebhookSet
     });
     const current = await tx.webhookSecret.findFirst({ where: { accountId, expiresAt: null }, select: { id: true } });
     if (!current) {
-      await tx.webhookSecret.create({
-        data: { id: uuidv4(), accountId, secret: generateWebhookSecret(), createdAt: new Date() },
-      });
+      await tx.webhookSecret.create({ data: newSecretRow(accountId, new Date()) });
     }
   });
   return getWebhookSettings(accountId);
@@ -194,9 +224,7 @@ export async function rotateWebhookSecret(
       where: { accountId, expiresAt: null },
       data: { expiresAt: new Date(now.getTime() + overlapHours * 3600_000) },
     });
-    await tx.webhookSecret.create({
-      data: { id: uuidv4(), accountId, secret: generateWebhookSecret(), createdAt: now },
-    });
+    await tx.webhookSecret.create({ data: newSecretRow(accountId, now) });
   });
   return getWebhookSettings(accountId);
 }
