@@ -5,6 +5,7 @@ import { inboundCommands } from "./inbound-commands";
 import { keyCommands } from "./key-commands";
 import { numberCommands } from "./number-commands";
 import { optCommands } from "./opt-commands";
+import { secretCommands } from "./secret-commands";
 import { userCommands } from "./user-commands";
 import { webhookCommands } from "./webhook-commands";
 
@@ -20,6 +21,7 @@ export const commands: Command[] = [
   ...demoCommands,
   ...optCommands,
   ...webhookCommands,
+  ...secretCommands,
 ];
 
 /** The command named by the leading words of argv (`key create`, `demo`), and the arguments after them. */
