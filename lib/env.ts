@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { processSingleton } from "./process-singletons";
@@ -230,11 +230,16 @@ function keptInDataDir(dir: string, name: string, generate: () => string): strin
   const file = join(dir, name);
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
+    // Written whole under a name of its own, then linked into place: when several processes start at once, the
+    // first link wins, and none of them can read a file that is not written yet.
+    const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}`;
+    writeFileSync(temp, generate(), { mode: 0o600 });
     try {
-      // "wx": when several processes start at once, the first one's secret is the one all of them read.
-      writeFileSync(file, generate(), { mode: 0o600, flag: "wx" });
+      linkSync(temp, file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      unlinkSync(temp);
     }
   }
   return readFileSync(file, "utf8").trim();

@@ -65,6 +65,11 @@ function newSecretRow(accountId: string, createdAt: Date) {
  * opened (PARLEY_SECRET_KEY changed without the old one in PARLEY_SECRET_KEY_PREVIOUS) cannot sign, and is logged.
  */
 export async function signingSecrets(accountId: string, now = new Date()) {
+  return (await readSigningSecrets(accountId, now)).secrets;
+}
+
+/** signingSecrets, and how many of the secrets in use could not be opened. */
+export async function readSigningSecrets(accountId: string, now = new Date()) {
   const rows = await db().webhookSecret.findMany({
     where: { accountId, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
     orderBy: { createdAt: "desc" },
@@ -89,7 +94,7 @@ export async function signingSecrets(accountId: string, now = new Date()) {
     }
     secrets.push({ ...row, secret: opened.plain });
   }
-  return secrets;
+  return { secrets, unopened: rows.length - secrets.length };
 }
 
 /** "whsec_…AbCd": enough to tell two secrets apart, nothing to sign with. */

@@ -18,17 +18,10 @@ export async function postClaimedEvent(
   at: Date,
   settings: PostSettings,
 ): Promise<WebhookResponse> {
-  if (!target) {
-    return {
-      httpStatus: null,
-      latencyMs: 0,
-      error: "the account has no webhook URL configured",
-      retryAfterAt: null,
-      refused: false,
-      failure: "network",
-      body: "",
-    };
-  }
+  if (!target) return notPosted("the account has no webhook URL configured");
+  // An unsigned event would be refused by a receiver that checks, or worse, taken by one that does not: it waits,
+  // and is tried again, until the key is back (PARLEY_SECRET_KEY_PREVIOUS, docs/SECURITY.md).
+  if (target.unsigned) return notPosted("no signing secret can be opened with PARLEY_SECRET_KEY");
   return postWebhook({
     url: target.url,
     body: event.payload,
@@ -44,4 +37,9 @@ export async function postClaimedEvent(
       at,
     }),
   });
+}
+
+/** An attempt that made no request. */
+function notPosted(error: string): WebhookResponse {
+  return { httpStatus: null, latencyMs: 0, error, retryAfterAt: null, refused: false, failure: "network", body: "" };
 }

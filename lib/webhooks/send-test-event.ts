@@ -4,7 +4,7 @@ import { env } from "../env";
 import { ApiError } from "../api/api-error";
 import { inboundPayload } from "./build-payloads";
 import { deliveryHeaders } from "./delivery-headers";
-import { signingSecrets } from "./manage-webhook";
+import { readSigningSecrets } from "./manage-webhook";
 import { postWebhook } from "./post-webhook";
 import { TEST_EVENT_PREFIX } from "./webhook-schemas";
 
@@ -36,15 +36,22 @@ export interface TestEventResult {
 
 export async function sendTestEvent(input: { accountId: string }): Promise<TestEventResult> {
   const { accountId } = input;
-  const [endpoint, secrets, number] = await Promise.all([
+  const [endpoint, { secrets, unopened }, number] = await Promise.all([
     db().webhookEndpoint.findUnique({ where: { accountId } }),
-    signingSecrets(accountId),
+    readSigningSecrets(accountId),
     db().phoneNumber.findFirst({ where: { accountId }, orderBy: { number: "asc" }, select: { number: true } }),
   ]);
   if (!endpoint) {
     throw new ApiError("InvalidRequest", {
       detail: "the account has no webhook URL: save one, then send a test event",
       field: "url",
+    });
+  }
+  if (secrets.length === 0 && unopened > 0) {
+    throw new ApiError("InvalidRequest", {
+      detail:
+        "no signing secret can be opened with PARLEY_SECRET_KEY: set the key they were sealed with " +
+        "(PARLEY_SECRET_KEY_PREVIOUS), or rotate the secret",
     });
   }
   const at = new Date();

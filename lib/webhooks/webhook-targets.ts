@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { signingSecrets } from "./manage-webhook";
+import { readSigningSecrets } from "./manage-webhook";
 
 // Where an account's events go, read at most every TARGET_CACHE_MS per dispatcher: a busy dispatcher posts many
 // events of one account a second, and a changed URL or secret is picked up within that time.
@@ -9,6 +9,8 @@ export interface WebhookTarget {
   headerName: string | null;
   headerValue: string | null;
   secrets: string[];
+  /** Every signing secret in use is sealed under a key this process does not have: nothing can be signed. */
+  unsigned: boolean;
 }
 
 const TARGET_CACHE_MS = 2000;
@@ -21,14 +23,17 @@ export class WebhookTargets {
     const cached = this.targets.get(accountId);
     if (cached && Date.now() - cached.at < TARGET_CACHE_MS) return cached.target;
     const endpoint = await db().webhookEndpoint.findUnique({ where: { accountId } });
-    const target = endpoint
-      ? {
-          url: endpoint.url,
-          headerName: endpoint.headerName,
-          headerValue: endpoint.headerValue,
-          secrets: (await signingSecrets(accountId)).map((s) => s.secret),
-        }
-      : null;
+    const signing = endpoint ? await readSigningSecrets(accountId) : null;
+    const target =
+      endpoint && signing
+        ? {
+            url: endpoint.url,
+            headerName: endpoint.headerName,
+            headerValue: endpoint.headerValue,
+            secrets: signing.secrets.map((s) => s.secret),
+            unsigned: signing.secrets.length === 0 && signing.unopened > 0,
+          }
+        : null;
     this.targets.set(accountId, { at: Date.now(), target });
     return target;
   }

@@ -8,6 +8,7 @@ import { call, createTestAccount, releaseFactories, type TestAccount } from "../
 import { portalCookie } from "../helpers/portal-session";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { parley } from "../helpers/cli";
+import { waitUntil } from "../helpers/wait-for";
 import { legacyTotpKey, legacyTotpValue } from "../helpers/legacy-secrets";
 import { createUser } from "../../lib/accounts/manage-accounts";
 import { db } from "../../lib/db/client";
@@ -276,6 +277,39 @@ describe("rotating PARLEY_SECRET_KEY", () => {
     expect(await signsIn(other.email, await codeOf(other.secret))).toBe(true);
     expect(await reveal(id)).toBe(secret);
     expect(await testEventVerifiesWith(secret)).toBe(true);
+  });
+});
+
+describe("a key that opens no signing secret", () => {
+  it("posts nothing unsigned: events wait with the reason, and the test event says what to do", async () => {
+    // With the worker on: its webhook dispatcher is what would post the events.
+    await server.stop();
+    server = await startServer({ database, env: { ...env(randomBytes(32)), PARLEY_WORKER: "true" } });
+    admin = await portalCookie(server, `admin-${account.accountId}@example.com`, password);
+    const test = await post(admin, "/webhook/test");
+    expect(test.status).toBe(400);
+    expect(test.json.data.error_message).toContain("no signing secret can be opened with PARLEY_SECRET_KEY");
+
+    const before = receiver.requests.length;
+    const phone = "14155550177";
+    await parley(["inbound", "--from", `+${phone}`, "--to", `+${account.numbers[0]}`, "--body", "hi"], database.url);
+    const event = await waitUntil(
+      "the inbound event's failed attempt",
+      () =>
+        db().webhookEvent.findFirst({
+          where: { accountId: account.accountId, kind: "message-received", lastError: { not: null } },
+        }),
+      15_000,
+    );
+    expect(event.lastError).toBe("no signing secret can be opened with PARLEY_SECRET_KEY");
+    expect(receiver.requests.slice(before).some((r) => String(r.body).includes(phone))).toBe(false);
+
+    // The key back: the event is delivered, signed.
+    await server.stop();
+    server = await startServer({ database, env: { ...env(keyB), PARLEY_WORKER: "true" } });
+    await db().webhookEvent.update({ where: { id: event.id }, data: { nextAttemptAt: new Date() } });
+    const delivered = await receiver.waitFor((r) => r.headers["webhook-id"] === event.id, 15_000);
+    expect(delivered.headers["webhook-signature"]).toMatch(/^v1,/);
   });
 });
 
