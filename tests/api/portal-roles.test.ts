@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
-import { portalCookie } from "../helpers/portal-session";
+import { attemptSignIn, portalCookie } from "../helpers/portal-session";
 import { createUser } from "../../lib/accounts/manage-accounts";
 import { db } from "../../lib/db/client";
 import { navItems } from "../../components/portal/nav-items";
@@ -39,25 +39,6 @@ async function page(path: string, cookie?: string) {
     headers: cookie ? { cookie } : {},
   });
   return { status: response.status, location: response.headers.get("location"), text: await response.text() };
-}
-
-/** One sign-in attempt as the browser makes it; answers next-auth's error code or message, or null on success. */
-async function attemptSignIn(email: string, attempt: string): Promise<string | null> {
-  const csrf = await fetch(`${server.baseUrl}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const res = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-    body: new URLSearchParams({ csrfToken, email, password: attempt, json: "true" }),
-  });
-  if (res.headers.getSetCookie().some((c) => c.includes("next-auth.session-token="))) return null;
-  const location = res.headers.get("location") ?? ((await res.json().catch(() => ({}))) as { url?: string }).url ?? "";
-  return new URL(location, server.baseUrl).searchParams.get("error") ?? `HTTP ${res.status}`;
 }
 
 describe("portal pages", () => {
@@ -160,12 +141,12 @@ describe("sessions", () => {
     const api = await call(server, "GET", `/api/admin/accounts/${account.accountId}`, { headers: { cookie } });
     expect(api.status).toBe(401);
     // …and cannot sign in again.
-    expect(await attemptSignIn(email, password)).not.toBeNull();
+    expect(await attemptSignIn(server, email, password)).not.toBeNull();
   });
 
   it("are recorded in the audit trail, failed ones with the reason and the address", async () => {
     await portalCookie(server, adminEmail, password);
-    expect(await attemptSignIn(adminEmail, "wrong")).not.toBeNull();
+    expect(await attemptSignIn(server, adminEmail, "wrong")).not.toBeNull();
     const events = await db().auditEvent.findMany({
       where: { accountId: account.accountId, target: { in: [adminEmail, ""] } },
       orderBy: { createdAt: "asc" },
@@ -185,27 +166,29 @@ describe("sign-in throttling", () => {
     const email = `throttled-${account.accountId}@example.com`;
     await createUser({ accountId: account.accountId, email, password, role: "agent" });
     // Three failures cost nothing…
-    for (let i = 0; i < 3; i++) expect(await attemptSignIn(email, `wrong-${i}`)).toBe("CredentialsSignin");
+    for (let i = 0; i < 3; i++) expect(await attemptSignIn(server, email, `wrong-${i}`)).toBe("CredentialsSignin");
     // …the fourth makes the next attempt wait a second, even with the right password.
-    expect(await attemptSignIn(email, "wrong-3")).toBe("CredentialsSignin");
-    expect(await attemptSignIn(email, password)).toMatch(/^Too many failed sign-ins\. Try again in 1 seconds?\.$/);
+    expect(await attemptSignIn(server, email, "wrong-3")).toBe("CredentialsSignin");
+    expect(await attemptSignIn(server, email, password)).toMatch(
+      /^Too many failed sign-ins\. Try again in 1 seconds?\.$/,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     // A success clears the email's count.
-    expect(await attemptSignIn(email, password)).toBeNull();
-    expect(await attemptSignIn(email, "wrong-again")).toBe("CredentialsSignin");
+    expect(await attemptSignIn(server, email, password)).toBeNull();
+    expect(await attemptSignIn(server, email, "wrong-again")).toBe("CredentialsSignin");
 
     // Ten failures in a row lock the email for minutes (the lock is in the database: every server sees it).
     await db().signInThrottle.update({
       where: { key: `email:${email}` },
       data: { failures: 9, blockedUntil: null },
     });
-    expect(await attemptSignIn(email, "wrong-10")).toBe("CredentialsSignin");
-    expect(await attemptSignIn(email, password)).toMatch(/Try again in 15 minutes\./);
+    expect(await attemptSignIn(server, email, "wrong-10")).toBe("CredentialsSignin");
+    expect(await attemptSignIn(server, email, password)).toMatch(/Try again in 15 minutes\./);
     const locked = await db().auditEvent.findFirst({
       where: { accountId: account.accountId, action: "signin.locked", target: email },
     });
     expect(locked).not.toBeNull();
     // Another user from the same address is not locked out by it.
-    expect(await attemptSignIn(adminEmail, password)).toBeNull();
+    expect(await attemptSignIn(server, adminEmail, password)).toBeNull();
   });
 });

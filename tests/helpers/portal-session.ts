@@ -63,3 +63,27 @@ export async function portalSignOut(server: RunningServer, cookie: string): Prom
   if (signOut.status >= 400) throw new Error(`portal sign-out failed (HTTP ${signOut.status})`);
   return signOut.headers.getSetCookie();
 }
+
+/** One sign-in attempt as the browser makes it; answers next-auth's error code, or null when a session was started. */
+export async function attemptSignIn(
+  server: RunningServer,
+  email: string,
+  password: string,
+  code?: string,
+): Promise<string | null> {
+  const csrf = await fetch(`${server.baseUrl}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const res = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+    body: new URLSearchParams({ csrfToken, email, password, ...(code ? { code } : {}), json: "true" }),
+  });
+  if (res.headers.getSetCookie().some((c) => c.includes("next-auth.session-token="))) return null;
+  const location = res.headers.get("location") ?? ((await res.json().catch(() => ({}))) as { url?: string }).url ?? "";
+  return new URL(location, server.baseUrl).searchParams.get("error") ?? `HTTP ${res.status}`;
+}

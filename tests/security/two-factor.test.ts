@@ -1,9 +1,9 @@
-import { generate } from "otplib";
 import { io } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
-import { portalCookie } from "../helpers/portal-session";
+import { attemptSignIn, portalCookie } from "../helpers/portal-session";
+import { codeOf, freshStep } from "../helpers/totp-codes";
 import { parley } from "../helpers/cli";
 import { createUser } from "../../lib/accounts/manage-accounts";
 import { db } from "../../lib/db/client";
@@ -55,15 +55,6 @@ function post(cookie: string, rest: string, body: unknown = {}, method = "POST",
   });
 }
 
-/** Waits out the last seconds of a 30-second step, so that codes made now are still in the window when checked. */
-async function freshStep() {
-  const into = (Date.now() / 1000) % 30;
-  if (into > 26) await new Promise((resolve) => setTimeout(resolve, (30.5 - into) * 1000));
-}
-
-/** The code an authenticator app shows `steps` periods from now. */
-const codeOf = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
-
 /** Sets up and turns on two-factor as the Profile page does; answers the key and the recovery codes. */
 async function enrol(cookie: string) {
   await freshStep();
@@ -74,25 +65,6 @@ async function enrol(cookie: string) {
   const on = await post(cookie, "/profile/two-factor/enable", { code: await codeOf(secret, -1) });
   expect(on.status, on.text).toBe(200);
   return { secret, recoveryCodes: on.json.data.recoveryCodes as string[] };
-}
-
-/** One sign-in attempt; answers null on success (a session cookie was set), else next-auth's error. */
-async function attemptSignIn(email: string, attempt: string, code?: string): Promise<string | null> {
-  const csrf = await fetch(`${server.baseUrl}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const res = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-    body: new URLSearchParams({ csrfToken, email, password: attempt, ...(code ? { code } : {}), json: "true" }),
-  });
-  if (res.headers.getSetCookie().some((c) => c.includes("next-auth.session-token="))) return null;
-  const location = res.headers.get("location") ?? ((await res.json().catch(() => ({}))) as { url?: string }).url ?? "";
-  return new URL(location, server.baseUrl).searchParams.get("error") ?? `HTTP ${res.status}`;
 }
 
 /** The latest audit entry of an action about `email` (sign-ins name the user as the actor, the rest as target). */
@@ -133,7 +105,7 @@ describe("enrolment", () => {
     expect(html).not.toContain(key);
 
     // Pending: sign-in does not ask for a code yet.
-    expect(await attemptSignIn(email, password)).toBeNull();
+    expect(await attemptSignIn(server, email, password)).toBeNull();
 
     const wrong = await post(cookie, "/profile/two-factor/enable", { code: "000000" });
     expect(wrong.status).toBe(400);
@@ -194,16 +166,16 @@ describe("signing in with two-factor on", () => {
     const { email, cookie } = await newUser();
     const { secret } = await enrol(cookie);
 
-    expect(await attemptSignIn(email, "wrong password")).toBe("CredentialsSignin");
-    expect(await attemptSignIn(email, "wrong password", await codeOf(secret))).toBe("CredentialsSignin");
-    expect(await attemptSignIn(email, password)).toBe("TwoFactorRequired");
-    expect(await attemptSignIn(email, password, "123")).toBe("TwoFactorWrongCode");
+    expect(await attemptSignIn(server, email, "wrong password")).toBe("CredentialsSignin");
+    expect(await attemptSignIn(server, email, "wrong password", await codeOf(secret))).toBe("CredentialsSignin");
+    expect(await attemptSignIn(server, email, password)).toBe("TwoFactorRequired");
+    expect(await attemptSignIn(server, email, password, "123")).toBe("TwoFactorWrongCode");
     expect(await lastAudit("signin.failed", email)).toMatchObject({ detail: "wrong two-factor code" });
 
-    expect(await attemptSignIn(email, password, await codeOf(secret))).toBeNull();
+    expect(await attemptSignIn(server, email, password, await codeOf(secret))).toBeNull();
     // The same code again: refused, it signed in once already.
     const used = await codeOf(secret);
-    expect(await attemptSignIn(email, password, used)).toBe("TwoFactorWrongCode");
+    expect(await attemptSignIn(server, email, password, used)).toBe("TwoFactorWrongCode");
     // The cookie from a code works like any session.
     const session = await portalCookie(server, email, password, { code: await codeOf(secret, 1) });
     const listing = await call(server, "GET", api("/conversations"), { headers: { cookie: session } });
@@ -214,27 +186,27 @@ describe("signing in with two-factor on", () => {
     const { email, cookie } = await newUser();
     const { secret } = await enrol(cookie);
     for (let i = 0; i < 4; i++) {
-      expect(await attemptSignIn(email, password, `00000${i}`)).toBe("TwoFactorWrongCode");
+      expect(await attemptSignIn(server, email, password, `00000${i}`)).toBe("TwoFactorWrongCode");
       // The password alone (the code step) neither counts nor forgives.
-      if (i < 3) expect(await attemptSignIn(email, password)).toBe("TwoFactorRequired");
+      if (i < 3) expect(await attemptSignIn(server, email, password)).toBe("TwoFactorRequired");
     }
     const row = await db().signInThrottle.findUnique({ where: { key: `email:${email}` } });
     expect(row?.failures).toBe(4);
     // Even the right code waits now.
-    expect(await attemptSignIn(email, password, await codeOf(secret))).toMatch(/^Too many failed sign-ins/);
+    expect(await attemptSignIn(server, email, password, await codeOf(secret))).toMatch(/^Too many failed sign-ins/);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect(await attemptSignIn(email, password, await codeOf(secret))).toBeNull();
+    expect(await attemptSignIn(server, email, password, await codeOf(secret))).toBeNull();
     expect(await db().signInThrottle.findUnique({ where: { key: `email:${email}` } })).toBeNull();
   });
 
   it("takes each recovery code once, in any case and spacing, and notes it in the audit trail", async () => {
     const { email, cookie } = await newUser();
     const { recoveryCodes } = await enrol(cookie);
-    expect(await attemptSignIn(email, password, recoveryCodes[0])).toBeNull();
+    expect(await attemptSignIn(server, email, password, recoveryCodes[0])).toBeNull();
     expect(await lastAudit("signin.succeeded", email)).toMatchObject({ detail: "with a recovery code (9 left)" });
-    expect(await attemptSignIn(email, password, recoveryCodes[0])).toBe("TwoFactorWrongCode");
+    expect(await attemptSignIn(server, email, password, recoveryCodes[0])).toBe("TwoFactorWrongCode");
     const spaced = recoveryCodes[1]!.toUpperCase().replace(/-/g, " ");
-    expect(await attemptSignIn(email, password, spaced)).toBeNull();
+    expect(await attemptSignIn(server, email, password, spaced)).toBeNull();
     const status = await call(server, "GET", api("/profile/two-factor"), { headers: { cookie } });
     expect(status.json.data.twoFactor.recoveryCodesLeft).toBe(8);
   });
@@ -249,13 +221,13 @@ describe("signing in with two-factor on", () => {
     expect(newCodes).toHaveLength(10);
     expect(newCodes).not.toContain(recoveryCodes[0]);
     expect(await lastAudit("twofactor.recovery_codes_regenerated", email)).not.toBeNull();
-    expect(await attemptSignIn(email, password, recoveryCodes[0])).toBe("TwoFactorWrongCode");
+    expect(await attemptSignIn(server, email, password, recoveryCodes[0])).toBe("TwoFactorWrongCode");
 
     expect((await post(cookie, "/profile/two-factor/disable", { code: "111111" })).status).toBe(400);
     const off = await post(cookie, "/profile/two-factor/disable", { code: newCodes[0] });
     expect(off.status, off.text).toBe(200);
     expect(await lastAudit("twofactor.disabled", email)).not.toBeNull();
-    expect(await attemptSignIn(email, password)).toBeNull();
+    expect(await attemptSignIn(server, email, password)).toBeNull();
   });
 });
 
@@ -326,7 +298,7 @@ describe("a reset", () => {
     const { email, cookie } = await newUser();
     await enrol(cookie);
     const user = await db().user.findUniqueOrThrow({ where: { email } });
-    expect(await attemptSignIn(email, password)).toBe("TwoFactorRequired");
+    expect(await attemptSignIn(server, email, password)).toBe("TwoFactorRequired");
 
     // Not by an agent, not by another account's admin.
     const agent = await newUser();
@@ -348,7 +320,7 @@ describe("a reset", () => {
     // The session opened before the reset (whoever holds it) is over; the user signs in again.
     const before = await call(server, "GET", api("/profile/two-factor"), { headers: { cookie } });
     expect(before.status).toBe(401);
-    expect(await attemptSignIn(email, password)).toBeNull();
+    expect(await attemptSignIn(server, email, password)).toBeNull();
     expect(await db().twoFactorRecoveryCode.count({ where: { userId: user.id } })).toBe(0);
     // Nothing left to reset.
     const again = await post(adminCookie, `/users/${user.id}/two-factor`, undefined, "DELETE");
@@ -375,7 +347,7 @@ describe("a reset", () => {
     // The admin's session (the one they enrolled from) is signed out with it.
     expect(stdout).toContain("Their open sessions (1) are signed out.");
     expect(await lastAudit("twofactor.reset", email)).toMatchObject({ actor: "cli" });
-    expect(await attemptSignIn(email, password)).toBeNull();
+    expect(await attemptSignIn(server, email, password)).toBeNull();
     await expect(parley(["user", "reset-2fa", "nobody@example.com"], server.database.url)).rejects.toMatchObject({
       stderr: expect.stringContaining("no portal user nobody@example.com"),
     });
