@@ -2,7 +2,7 @@ import { db } from "../db/client";
 import { ApiError } from "../api/api-error";
 import { recordAudit } from "../audit/audit-trail";
 import { hashPassword, verifyPassword } from "../auth/passwords";
-import { revokeSessions } from "../auth/end-sessions";
+import { revokeSessions, sessionsEndedInWords } from "../auth/end-sessions";
 import { clearSignInFailures, recordSignInFailure, refuseWhileThrottled, throttleKeys } from "../auth/sign-in-throttle";
 import { disconnectSessions } from "../realtime/disconnect-sessions";
 import type { PasswordChangeInput } from "./user-schema";
@@ -45,7 +45,7 @@ export async function changePassword(input: {
         actor: `user:${user.email}`,
         action: "password.changed",
         target: user.email,
-        detail: revoked.length === 1 ? "1 other session ended" : `${revoked.length} other sessions ended`,
+        detail: sessionsEndedInWords(revoked.length, { other: true }),
         ip: input.ip,
       },
       tx,

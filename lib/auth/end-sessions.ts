@@ -26,6 +26,12 @@ export async function revokeSessions(where: SessionWhere, client: SessionWriter 
   return ids;
 }
 
+/** The audit trail's words for ended sessions: "1 session ended", "3 other sessions ended". */
+export function sessionsEndedInWords(count: number, options: { other?: boolean } = {}): string {
+  const other = options.other ? "other " : "";
+  return count === 1 ? `1 ${other}session ended` : `${count} ${other}sessions ended`;
+}
+
 /** "Sign out": next-auth hands over the decoded token of the session being signed out. */
 export async function endSignedOutSession(token: { sid?: unknown; sub?: unknown } | null | undefined) {
   if (typeof token?.sid !== "string" || typeof token.sub !== "string") return;
@@ -87,7 +93,7 @@ export async function signOutEverywhere(input: { accountId: string; userId: stri
     actor: actorLabel(input.by.actor),
     action: "user.signed_out_everywhere",
     target: user.email,
-    detail: ended.length === 1 ? "1 session ended" : `${ended.length} sessions ended`,
+    detail: sessionsEndedInWords(ended.length),
     ip: input.by.ip,
   });
   return { ended: ended.length };

@@ -5,7 +5,7 @@ import { actorLabel, recordAudit, type AuditAction, type ChangedBy } from "../au
 import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { disconnectSessions } from "../realtime/disconnect-sessions";
-import { revokeSessions } from "./end-sessions";
+import { revokeSessions, sessionsEndedInWords } from "./end-sessions";
 import { recordSignInFailure, refuseWhileThrottled, throttleKeys } from "./sign-in-throttle";
 import { acceptSecondFactor } from "./two-factor-check";
 import { groupedSecret, hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri } from "./two-factor-codes";
@@ -129,7 +129,7 @@ export async function turnOnTwoFactor(input: { user: SignedInUser; code: string;
         actor: `user:${user.email}`,
         action: "twofactor.enabled",
         target: user.email,
-        detail: endedInWords(ended.length, "other "),
+        detail: endedInWords(ended.length, { other: true }),
         ip: input.ip,
       },
       tx,
@@ -140,10 +140,9 @@ export async function turnOnTwoFactor(input: { user: SignedInUser; code: string;
   return { recoveryCodes: codes, endedSessions: ended.length };
 }
 
-/** "2 other sessions ended", or nothing when none was open. */
-function endedInWords(count: number, other = ""): string {
-  if (count === 0) return "";
-  return count === 1 ? `1 ${other}session ended` : `${count} ${other}sessions ended`;
+/** The audit detail of sessions a two-factor change ended: nothing when none was open. */
+function endedInWords(count: number, options: { other?: boolean } = {}): string {
+  return count === 0 ? "" : sessionsEndedInWords(count, options);
 }
 
 type AuditClient = Parameters<typeof recordAudit>[1];
