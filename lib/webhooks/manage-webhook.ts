@@ -68,7 +68,10 @@ export async function signingSecrets(accountId: string, now = new Date()) {
   return (await readSigningSecrets(accountId, now)).secrets;
 }
 
-/** signingSecrets, and how many of the secrets in use could not be opened. */
+/**
+ * signingSecrets, and whether nothing can be signed although secrets are in use: every one of them is sealed under
+ * a key this process does not have.
+ */
 export async function readSigningSecrets(accountId: string, now = new Date()) {
   const rows = await db().webhookSecret.findMany({
     where: { accountId, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
@@ -94,7 +97,7 @@ export async function readSigningSecrets(accountId: string, now = new Date()) {
     }
     secrets.push({ ...row, secret: opened.plain });
   }
-  return { secrets, unopened: rows.length - secrets.length };
+  return { secrets, unsigned: secrets.length === 0 && rows.length > 0 };
 }
 
 /** "whsec_…AbCd": enough to tell two secrets apart, nothing to sign with. */

@@ -36,7 +36,7 @@ export interface TestEventResult {
 
 export async function sendTestEvent(input: { accountId: string }): Promise<TestEventResult> {
   const { accountId } = input;
-  const [endpoint, { secrets, unopened }, number] = await Promise.all([
+  const [endpoint, { secrets, unsigned }, number] = await Promise.all([
     db().webhookEndpoint.findUnique({ where: { accountId } }),
     readSigningSecrets(accountId),
     db().phoneNumber.findFirst({ where: { accountId }, orderBy: { number: "asc" }, select: { number: true } }),
@@ -47,7 +47,7 @@ export async function sendTestEvent(input: { accountId: string }): Promise<TestE
       field: "url",
     });
   }
-  if (secrets.length === 0 && unopened > 0) {
+  if (unsigned) {
     throw new ApiError("InvalidRequest", {
       detail:
         "no signing secret can be opened with PARLEY_SECRET_KEY: set the key they were sealed with " +

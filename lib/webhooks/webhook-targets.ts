@@ -31,7 +31,7 @@ export class WebhookTargets {
             headerName: endpoint.headerName,
             headerValue: endpoint.headerValue,
             secrets: signing.secrets.map((s) => s.secret),
-            unsigned: signing.secrets.length === 0 && signing.unopened > 0,
+            unsigned: signing.unsigned,
           }
         : null;
     this.targets.set(accountId, { at: Date.now(), target });
