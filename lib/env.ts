@@ -97,6 +97,8 @@ const schema = z.object({
   SMPP_PASSWORD: z.string().default(""),
   SMPP_SYSTEM_TYPE: z.string().default(""),
   SMPP_WINDOW: z.coerce.number().int().min(1).max(1000).default(10),
+  // How long an HTTP provider's API may take to answer a send before its outcome counts as unknown (not resent).
+  PROVIDER_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
   SMPP_ENQUIRE_LINK_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
   // Webhooks (docs/WEBHOOKS.md). Loopback, private, link-local and metadata addresses are refused unless allowed
   // here: local development and tests point webhooks at 127.0.0.1.

@@ -34,7 +34,16 @@ export type AuditAction =
   | "signout"
   | "session.revoked"
   | "user.signed_out_everywhere"
-  | "password.changed";
+  | "password.changed"
+  // Carrier connections (lib/carriers/connections): added, changed, removed, tested; a provider callback refused
+  // because its signature was missing, stale or wrong; numbers imported from or bought at a provider.
+  | "carrier.added"
+  | "carrier.updated"
+  | "carrier.removed"
+  | "carrier.tested"
+  | "carrier.callback_refused"
+  | "carrier.numbers_imported"
+  | "carrier.number_bought";
 
 export interface AuditEntry {
   accountId: string | null;

@@ -16,6 +16,11 @@ export interface OutboundPart {
   to: string; // E.164 digits, no '+'
   /** The text of this part only (already split without breaking escape or surrogate pairs). */
   text: string;
+  /**
+   * The whole message's text: carriers that take a message in one request (the HTTP providers, which split long
+   * texts themselves) send it with part 1. Absent: the same as `text`.
+   */
+  messageText?: string;
   encoding: Encoding;
   /** MMS media URLs; carriers without MMS send them as links in the text and say so in `note`. */
   media: string[];
@@ -23,7 +28,16 @@ export interface OutboundPart {
 
 export type SubmitResult =
   | { ok: true; carrierMessageId: string; note?: string }
-  | { ok: false; temporary: boolean; code: string; detail: string };
+  | {
+      ok: false;
+      temporary: boolean;
+      code: string;
+      detail: string;
+      /** The carrier asked for this much time before another try (HTTP Retry-After): the retry waits at least that. */
+      retryAfterMs?: number;
+      /** What a permanent refusal makes of the message: rejected (the default, as SMPP's) or failed. */
+      final?: "failed" | "rejected";
+    };
 
 export type ReceiptStatus = FinalStatus;
 

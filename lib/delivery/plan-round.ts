@@ -170,6 +170,7 @@ export function partOf(message: QueuedMessage): OutboundPart {
     from: message.from,
     to: message.to,
     text,
+    messageText: message.body,
     encoding: message.encoding,
     media: message.media,
   };

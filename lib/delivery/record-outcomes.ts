@@ -110,7 +110,7 @@ export class OutcomeRecorder {
         );
       } else if (result.temporary && message.attempts + 1 < maxAttempts) {
         const attempts = message.attempts + 1;
-        const retryAt = roundTime + this.retryDelay(attempts);
+        const retryAt = roundTime + Math.max(this.retryDelay(attempts), result.retryAfterMs ?? 0);
         sdrs.push(
           sdr(message.messageId, message.accountId, "retry", at, {
             segmentNumber: seg,
@@ -122,7 +122,7 @@ export class OutcomeRecorder {
           message.messageId,
         );
       } else {
-        const outcome = result.temporary ? "failed" : "rejected";
+        const outcome = result.temporary ? "failed" : (result.final ?? "rejected");
         sdrs.push(
           sdr(message.messageId, message.accountId, outcome, at, {
             segmentNumber: seg,

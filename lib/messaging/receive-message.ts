@@ -7,6 +7,17 @@ import { applyOptKeyword, type OptOutcome } from "../opt/apply-opt-keyword";
 import { recordTransitionsInTx, sdrRow } from "./record-transitions";
 import { recordAudit } from "../audit/audit-trail";
 import { partitionMedia } from "./check-media-url";
+import { isDuplicateKeyError } from "./idempotency";
+
+export interface ReceiveOptions {
+  /** Only for a number of this account (a provider connection's callbacks reach only its own account's numbers). */
+  accountId?: string;
+  /**
+   * Kept once by its carrierMessageId: a provider that posts the same message again (a retried webhook, a replayed
+   * callback) changes nothing the second time; answered null.
+   */
+  once?: boolean;
+}
 
 export interface ReceivedMessage {
   messageId: string;
@@ -24,12 +35,23 @@ export interface ReceivedMessage {
  * kept and delivered: a phone's text must not be lost for an attachment, and a javascript: or data: link must never
  * reach the portal, a webhook receiver or the API's listings. The drop is logged and audited by scheme only.
  */
-export async function receiveMessage(message: InboundMessage): Promise<ReceivedMessage | null> {
+export async function receiveMessage(
+  message: InboundMessage,
+  options: ReceiveOptions = {},
+): Promise<ReceivedMessage | null> {
   const client = db();
   const number = await client.phoneNumber.findUnique({ where: { number: message.to }, select: { accountId: true } });
-  if (!number) {
+  if (!number || (options.accountId !== undefined && number.accountId !== options.accountId)) {
     logger().warn({ to: message.to, from: message.from }, "inbound message for a number no account holds; dropped");
     return null;
+  }
+  const once = options.once && message.carrierMessageId ? message.carrierMessageId : undefined;
+  if (once) {
+    const seen = await client.message.findFirst({
+      where: { accountId: number.accountId, carrierMessageId: once },
+      select: { id: true },
+    });
+    if (seen) return null;
   }
   const at = message.receivedAt;
   const messageId = uuidv7(at.getTime());
@@ -43,70 +65,80 @@ export async function receiveMessage(message: InboundMessage): Promise<ReceivedM
   const segments = countSegments(message.text);
   // What runs once the transaction has committed: the live view's wake-up.
   const later = new Set<() => void>();
-  const received = await client.$transaction(async (tx) => {
-    const conversation = await tx.conversation.upsert({
-      where: {
-        accountId_accountNumber_remoteNumber: {
+  const received = await client
+    .$transaction(async (tx): Promise<ReceivedMessage | null> => {
+      const conversation = await tx.conversation.upsert({
+        where: {
+          accountId_accountNumber_remoteNumber: {
+            accountId: number.accountId,
+            accountNumber: message.to,
+            remoteNumber: message.from,
+          },
+        },
+        create: {
+          id: uuidv4(),
           accountId: number.accountId,
           accountNumber: message.to,
           remoteNumber: message.from,
+          lastMessageAt: at,
+          createdAt: at,
         },
-      },
-      create: {
-        id: uuidv4(),
+        update: { lastMessageAt: at },
+      });
+      const stored = {
+        id: messageId,
+        accountId: number.accountId,
+        direction: "inbound",
+        messageType: media.length > 0 ? "mms" : "sms",
+        fromNumber: message.from,
+        toNumber: message.to,
+        body: message.text,
+        media: JSON.stringify(media),
+        numSegments: media.length > 0 ? 1 : Math.max(message.numSegments, segments.numSegments),
+        encoding: segments.encoding,
+        status: "",
+        conversational: true,
+        conversationId: conversation.id,
+        ...(once ? { carrierMessageId: once } : {}),
+        createdAt: at,
+        updatedAt: at,
+      };
+      await tx.message.create({ data: stored });
+      if (dropped.length > 0) {
+        await recordAudit(
+          {
+            accountId: number.accountId,
+            actor: "carrier",
+            action: "media.dropped",
+            target: `+${message.from}`,
+            detail: `${dropped.join(", ")} (message ${messageId})`,
+          },
+          tx,
+        );
+      }
+      // The `received` record and the inbound webhook event.
+      const carrierId = message.carrierMessageId ? `carrier id ${message.carrierMessageId}` : "";
+      const sdrs = [sdrRow(messageId, number.accountId, "received", at.getTime(), { statusDetails: carrierId })];
+      await recordTransitionsInTx(tx, { sdrs, at, received: stored }, later);
+      const opt = await applyOptKeyword(tx, later, {
         accountId: number.accountId,
         accountNumber: message.to,
-        remoteNumber: message.from,
-        lastMessageAt: at,
-        createdAt: at,
-      },
-      update: { lastMessageAt: at },
+        phone: message.from,
+        text: message.text,
+        messageId,
+        conversationId: conversation.id,
+        receivedAt: at,
+      });
+      return { messageId, accountId: number.accountId, conversationId: conversation.id, opt };
+    })
+    .catch((error: unknown) => {
+      // The same message posted twice at once: the second insert meets the first one's carrier id.
+      if (once && isDuplicateKeyError(error)) {
+        later.clear();
+        return null;
+      }
+      throw error;
     });
-    const stored = {
-      id: messageId,
-      accountId: number.accountId,
-      direction: "inbound",
-      messageType: media.length > 0 ? "mms" : "sms",
-      fromNumber: message.from,
-      toNumber: message.to,
-      body: message.text,
-      media: JSON.stringify(media),
-      numSegments: media.length > 0 ? 1 : Math.max(message.numSegments, segments.numSegments),
-      encoding: segments.encoding,
-      status: "",
-      conversational: true,
-      conversationId: conversation.id,
-      createdAt: at,
-      updatedAt: at,
-    };
-    await tx.message.create({ data: stored });
-    if (dropped.length > 0) {
-      await recordAudit(
-        {
-          accountId: number.accountId,
-          actor: "carrier",
-          action: "media.dropped",
-          target: `+${message.from}`,
-          detail: `${dropped.join(", ")} (message ${messageId})`,
-        },
-        tx,
-      );
-    }
-    // The `received` record and the inbound webhook event.
-    const carrierId = message.carrierMessageId ? `carrier id ${message.carrierMessageId}` : "";
-    const sdrs = [sdrRow(messageId, number.accountId, "received", at.getTime(), { statusDetails: carrierId })];
-    await recordTransitionsInTx(tx, { sdrs, at, received: stored }, later);
-    const opt = await applyOptKeyword(tx, later, {
-      accountId: number.accountId,
-      accountNumber: message.to,
-      phone: message.from,
-      text: message.text,
-      messageId,
-      conversationId: conversation.id,
-      receivedAt: at,
-    });
-    return { messageId, accountId: number.accountId, conversationId: conversation.id, opt };
-  });
   for (const run of later) run();
   return received;
 }
