@@ -39,6 +39,9 @@ import * as unknownRoute from "./app/v3/[...path]/route";
 import * as openapiRoute from "./app/v3/openapi.json/route";
 import { processSingleton } from "./lib/process-singletons";
 
+/** A carrier connection's callback addresses (app/carriers/[connectionId]/{status,inbound}). */
+const CARRIER_CALLBACK = /^\/carriers\/cc_[A-Za-z0-9]{20}\/(status|inbound)$/;
+
 const NEXT_INTERNAL_HEADER =
   /^(rsc|next-[a-z-]+|x-nextjs-[a-z-]+|x-middleware-[a-z-]+|x-invoke-[a-z-]+|x-matched-path|x-now-route-matches|x-prerender-revalidate[a-z-]*|if-(none-)?match|if-(un)?modified-since|if-range|range)$/;
 
@@ -140,7 +143,9 @@ async function main(): Promise<void> {
     req.headers[CLIENT_IP_HEADER] = forwarded || req.socket.remoteAddress || "";
     // The portal and its admin API are authenticated by a cookie the browser adds to any request: a state-changing
     // one sent by a page on another origin is refused here, before any route sees it (/v3 takes API keys only).
-    const crossSite = pathname === "/v3" || pathname.startsWith("/v3/") ? null : crossSiteRefusal(req);
+    // Carriers' callbacks (/carriers/{id}/status|inbound) are authenticated by the provider's signature alone.
+    const byCredentials = pathname === "/v3" || pathname.startsWith("/v3/") || CARRIER_CALLBACK.test(pathname);
+    const crossSite = byCredentials ? null : crossSiteRefusal(req);
     if (crossSite) {
       const refusal = { reason: crossSite, what: `${method} ${pathname}`, ip: req.headers[CLIENT_IP_HEADER] as string };
       await recordCrossSiteRefusal(req, refusal).catch((error: unknown) =>

@@ -43,6 +43,7 @@ export function numberJson(accountId: string, number: NumberRow & { queued?: num
     number: e164(number.number),
     label: number.label,
     ratePerSecond: number.ratePerSecond,
+    carrier: number.carrier,
     ...(number.queued === undefined ? {} : { queued: number.queued }),
     createdAt: number.createdAt,
   };
@@ -53,17 +54,18 @@ const accountOption = { account: { type: "string" } } satisfies OptionSpec;
 export const numberCommands: Command[] = [
   {
     name: "number add",
-    synopsis: "--account <id> [--label <label>] [--rate <msgs/s>] <+E164>",
-    summary: `Provision a telephone number to an account, so it can send from it (${NUMBER_LIMITS.defaultRatePerSecond} message a second unless --rate). Adding a number the account holds already changes nothing.`,
-    options: { ...accountOption, label: { type: "string" }, rate: { type: "string" } },
+    synopsis: "--account <id> [--label <label>] [--rate <msgs/s>] [--carrier <name>] <+E164>",
+    summary: `Provision a telephone number to an account, so it can send from it (${NUMBER_LIMITS.defaultRatePerSecond} message a second unless --rate), routed to a carrier connection (--carrier; the default connection without). Adding a number the account holds already changes nothing.`,
+    options: { ...accountOption, label: { type: "string" }, rate: { type: "string" }, carrier: { type: "string" } },
     positionals: ["<+E164>"],
     prepare({ values, positionals }) {
       const accountId = requiredString(values, "account", "<id>");
       const label = optionalString(values, "label");
       const ratePerSecond = rateOption(values);
+      const carrier = optionalString(values, "carrier");
       return async () => {
         const number = await asAdmin(() =>
-          provisionNumber({ accountId, number: positionals[0]!, label, ratePerSecond, actor: ACTOR }),
+          provisionNumber({ accountId, number: positionals[0]!, label, ratePerSecond, carrier, actor: ACTOR }),
         );
         return {
           json: { ...numberJson(accountId, number), created: number.created },
@@ -76,22 +78,26 @@ export const numberCommands: Command[] = [
   },
   {
     name: "number update",
-    synopsis: "--account <id> [--label <label>] [--rate <msgs/s>] <+E164>",
-    summary: "Change a number's label or sending rate (messages a second; the account's limit still caps the sum).",
-    options: { ...accountOption, label: { type: "string" }, rate: { type: "string" } },
+    synopsis: "--account <id> [--label <label>] [--rate <msgs/s>] [--carrier <name>|default] <+E164>",
+    summary:
+      "Change a number's label, sending rate (messages a second; the account's limit still caps the sum) or carrier connection (--carrier default: the deployment's default connection).",
+    options: { ...accountOption, label: { type: "string" }, rate: { type: "string" }, carrier: { type: "string" } },
     positionals: ["<+E164>"],
     prepare({ values, positionals }) {
       const accountId = requiredString(values, "account", "<id>");
       const label = optionalString(values, "label");
       const ratePerSecond = rateOption(values);
-      if (label === undefined && ratePerSecond === undefined) throw new UsageError("give --label, --rate or both");
+      const named = optionalString(values, "carrier");
+      const carrier = named === undefined ? undefined : named === "default" || named === "" ? null : named;
+      if (label === undefined && ratePerSecond === undefined && carrier === undefined)
+        throw new UsageError("give --label, --rate, --carrier or more than one");
       return async () => {
         const number = await asAdmin(() =>
-          updateNumber({ accountId, number: positionals[0]!, label, ratePerSecond, actor: ACTOR }),
+          updateNumber({ accountId, number: positionals[0]!, label, ratePerSecond, carrier, actor: ACTOR }),
         );
         return {
           json: numberJson(accountId, number),
-          text: `${e164(number.number)}: label "${number.label}", ${number.ratePerSecond} messages a second.`,
+          text: `${e164(number.number)}: label "${number.label}", ${number.ratePerSecond} messages a second, carrier ${number.carrier ?? "default"}.`,
         };
       };
     },

@@ -19,6 +19,8 @@ export const numberSelect = {
   label: true,
   ratePerSecond: true,
   createdAt: true,
+  carrierId: true,
+  carrier: { select: { name: true } },
 } satisfies Prisma.PhoneNumberSelect;
 
 export interface NumberRow {
@@ -27,6 +29,32 @@ export interface NumberRow {
   label: string;
   ratePerSecond: number;
   createdAt: Date;
+  /** The carrier connection's name; null: the deployment's default connection. */
+  carrier: string | null;
+}
+
+type SelectedNumber = Omit<NumberRow, "carrier"> & { carrierId: string | null; carrier: { name: string } | null };
+
+/**
+ * The connection a number is to be routed to: undefined (unchanged), null (the default connection), or the id of
+ * one of the account's connections named by name or id.
+ */
+export async function resolveCarrier(
+  accountId: string,
+  carrier: string | null | undefined,
+): Promise<string | null | undefined> {
+  if (carrier === undefined) return undefined;
+  if (carrier === null || carrier === "") return null;
+  const row = await db().carrierConnection.findFirst({
+    where: { accountId, OR: [{ id: carrier }, { name: carrier }] },
+    select: { id: true },
+  });
+  if (!row)
+    throw new ApiError("InvalidRequest", {
+      detail: `no carrier connection "${carrier}" in this account`,
+      field: "carrier",
+    });
+  return row.id;
 }
 
 export interface ListedNumber extends NumberRow {
@@ -85,12 +113,19 @@ export function toPortalNumber(row: ListedNumber): PortalNumber {
     label: row.label,
     ratePerSecond: row.ratePerSecond,
     queued: row.queued,
+    carrier: row.carrier,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
-function rowOf(row: NumberRow): NumberRow {
-  return { number: row.number, label: row.label, ratePerSecond: row.ratePerSecond, createdAt: row.createdAt };
+export function rowOf(row: SelectedNumber): NumberRow {
+  return {
+    number: row.number,
+    label: row.label,
+    ratePerSecond: row.ratePerSecond,
+    createdAt: row.createdAt,
+    carrier: row.carrier?.name ?? null,
+  };
 }
 
 /**
@@ -127,7 +162,7 @@ export async function listNumbers(input: {
     _count: { _all: true },
   });
   const queued = new Map(waiting.map((w) => [w.fromNumber, w._count._all]));
-  return { total, numbers: rows.map((row) => ({ ...row, queued: queued.get(row.number) ?? 0 })) };
+  return { total, numbers: rows.map((row) => ({ ...rowOf(row), queued: queued.get(row.number) ?? 0 })) };
 }
 
 /**
@@ -135,16 +170,26 @@ export async function listNumbers(input: {
  * answered as it is (`created` false) and nothing changes; label and rate are changed with updateNumber.
  */
 export async function provisionNumber(
-  input: { accountId: string; number: string; label?: string; ratePerSecond?: number } & Acting,
+  input: {
+    accountId: string;
+    number: string;
+    label?: string;
+    ratePerSecond?: number;
+    carrier?: string | null;
+    /** The provider's id for the number (imported from or bought at a provider). */
+    providerNumberId?: string;
+  } & Acting,
 ): Promise<NumberRow & { created: boolean }> {
   const { accountId } = input;
   const fields = parseInput(provisionNumberInput, {
     number: input.number,
     label: input.label,
     ratePerSecond: input.ratePerSecond,
+    carrier: input.carrier,
   });
   const digits = validTn(fields.number)!;
   await requireAccount(accountId);
+  const carrierId = await resolveCarrier(accountId, fields.carrier);
   const existing = async () => {
     const row = await db().phoneNumber.findUnique({
       where: { number: digits },
@@ -164,6 +209,8 @@ export async function provisionNumber(
           number: digits,
           label: fields.label ?? "",
           ...(fields.ratePerSecond === undefined ? {} : { ratePerSecond: fields.ratePerSecond }),
+          carrierId: carrierId ?? null,
+          providerNumberId: input.providerNumberId ?? null,
         },
         select: numberSelect,
       });
@@ -173,12 +220,12 @@ export async function provisionNumber(
           actor: input.actor,
           action: "number.provisioned",
           target: withPlus(digits),
-          detail: describeFields(created),
+          detail: describeFields(rowOf(created)),
           ip: input.ip,
         },
         tx,
       );
-      return created;
+      return rowOf(created);
     });
     forgetNumberOwner(digits);
     return { ...row, created: true };
@@ -192,17 +239,34 @@ export async function provisionNumber(
   }
 }
 
-function describeFields(row: { label: string; ratePerSecond: number }): string {
-  return [row.label ? `label "${row.label}"` : "", `${row.ratePerSecond} msgs/s`].filter(Boolean).join(", ");
+function describeFields(row: { label: string; ratePerSecond: number; carrier: string | null }): string {
+  return [
+    row.label ? `label "${row.label}"` : "",
+    `${row.ratePerSecond} msgs/s`,
+    row.carrier ? `carrier "${row.carrier}"` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
 }
 
 /** Changes a held number's label and/or sending rate. The rate applies from the delivery worker's next round. */
 export async function updateNumber(
-  input: { accountId: string; number: string; label?: string; ratePerSecond?: number } & Acting,
+  input: {
+    accountId: string;
+    number: string;
+    label?: string;
+    ratePerSecond?: number;
+    carrier?: string | null;
+  } & Acting,
 ): Promise<NumberRow> {
   const { accountId } = input;
-  const fields = parseInput(updateNumberInput, { label: input.label, ratePerSecond: input.ratePerSecond });
+  const fields = parseInput(updateNumberInput, {
+    label: input.label,
+    ratePerSecond: input.ratePerSecond,
+    carrier: input.carrier,
+  });
   const digits = namedDigits(input.number);
+  const carrierId = await resolveCarrier(accountId, fields.carrier);
   return db().$transaction(async (tx) => {
     const before = await tx.phoneNumber.findFirst({
       where: { number: digits, accountId },
@@ -214,10 +278,14 @@ export async function updateNumber(
       data: {
         ...(fields.label === undefined ? {} : { label: fields.label }),
         ...(fields.ratePerSecond === undefined ? {} : { ratePerSecond: fields.ratePerSecond }),
+        ...(carrierId === undefined ? {} : { carrierId }),
       },
       select: numberSelect,
     });
     const changes = [
+      before.carrierId !== after.carrierId
+        ? `carrier "${before.carrier?.name ?? "default"}" → "${after.carrier?.name ?? "default"}"`
+        : "",
       before.label !== after.label ? `label "${before.label}" → "${after.label}"` : "",
       before.ratePerSecond !== after.ratePerSecond
         ? `rate ${before.ratePerSecond} → ${after.ratePerSecond} msgs/s`
@@ -236,7 +304,7 @@ export async function updateNumber(
         tx,
       );
     }
-    return after;
+    return rowOf(after);
   });
 }
 

@@ -48,20 +48,32 @@ export const rateField = z
     example: 1,
   });
 
+export const carrierField = z
+  .string({ error: "The carrier is the name of one of the account's carrier connections." })
+  .trim()
+  .max(60, "A carrier connection's name has at most 60 characters.")
+  .nullable()
+  .meta({
+    description:
+      "The carrier connection (its name or id) the number's messages leave through and its inbound arrives on; null or \"\" for the deployment's default connection.",
+    example: "twilio-main",
+  });
+
 /** Provisioning: the portal's "Add number" form, the admin API and POST /v3/numbers (which adds accountId). */
 export const provisionNumberInput = z.object({
   number: numberField,
   label: labelField.optional(),
   ratePerSecond: rateField.optional(),
+  carrier: carrierField.optional(),
 });
 
 export type ProvisionNumberInput = z.infer<typeof provisionNumberInput>;
 
-/** A change of label and/or rate. */
+/** A change of label, rate and/or carrier connection. */
 export const updateNumberInput = z
-  .object({ label: labelField.optional(), ratePerSecond: rateField.optional() })
-  .refine((value) => value.label !== undefined || value.ratePerSecond !== undefined, {
-    error: "Give a label, a rate (ratePerSecond) or both.",
+  .object({ label: labelField.optional(), ratePerSecond: rateField.optional(), carrier: carrierField.optional() })
+  .refine((value) => value.label !== undefined || value.ratePerSecond !== undefined || value.carrier !== undefined, {
+    error: "Give a label, a rate (ratePerSecond), a carrier, or more than one.",
   });
 
 export type UpdateNumberInput = z.infer<typeof updateNumberInput>;
@@ -82,5 +94,7 @@ export interface PortalNumber {
   ratePerSecond: number;
   /** Outbound messages waiting to leave from it right now. */
   queued: number;
+  /** The carrier connection's name; null: the deployment's default connection. */
+  carrier: string | null;
   createdAt: string;
 }

@@ -43,6 +43,11 @@ export const numberResultSchema = z.object({
     description: "Messages (segments) a second that may leave this number; the account's limit caps the sum.",
     example: 1,
   }),
+  carrier: z.string().nullable().meta({
+    description:
+      "The carrier connection the number is routed to (its name); null: the deployment's default connection.",
+    example: "twilio-main",
+  }),
   createdAt: z.string().meta({
     description: "When the number was provisioned to the account, UTC, in the listing form.",
     example: "2026-11-21 22:52:12.123 UTC",
@@ -79,6 +84,7 @@ export function toV3Number(row: NumberRow): V3Number {
     number: row.number,
     label: row.label,
     ratePerSecond: row.ratePerSecond,
+    carrier: row.carrier,
     createdAt: listingTimestamp(row.createdAt),
   };
 }

@@ -137,6 +137,8 @@ export const twilioProvider = (context: ProviderContext): Provider => {
 
     parseInbound(request) {
       const form = new URLSearchParams(request.body);
+      const status = form.get("MessageStatus") ?? form.get("SmsStatus");
+      if (status && status !== "received") return []; // a status callback posted to the inbound address
       const from = digitsOf(form.get("From") ?? "");
       const to = digitsOf(form.get("To") ?? "");
       if (!from || !to) return [];

@@ -1,0 +1,41 @@
+import { db } from "../db/client";
+import { openConnection, type OpenConnection } from "./connections/manage-connections";
+
+/** The numbers routed to a connection (number → connection id), and those connections with their secrets. */
+export async function loadRoutes(): Promise<{ routes: Map<string, string>; connections: Map<string, OpenConnection> }> {
+  const client = db();
+  const [numbers, rows] = await Promise.all([
+    client.phoneNumber.findMany({ where: { carrierId: { not: null } }, select: { number: true, carrierId: true } }),
+    client.carrierConnection.findMany({ where: { numbers: { some: {} } } }),
+  ]);
+  const connections = new Map<string, OpenConnection>();
+  for (const row of rows) {
+    try {
+      connections.set(row.id, openConnection(row));
+    } catch {
+      // credentials that cannot be opened (another secret key): the connection's numbers wait, as if disabled
+      connections.set(row.id, { ...openConnection({ ...row, credentials: "" }), enabled: false });
+    }
+  }
+  return { routes: new Map(numbers.map((n) => [n.number, n.carrierId!])), connections };
+}
+
+export interface ConnectionHealth {
+  id: string;
+  state: "up" | "down" | "connecting";
+  detail: string;
+  since: Date;
+}
+
+/** Writes the connections' health as the worker sees it (the dashboard and /metrics read it). */
+export async function saveConnectionStates(states: ConnectionHealth[]): Promise<void> {
+  const client = db();
+  await Promise.all(
+    states.map((h) =>
+      client.carrierConnection.updateMany({
+        where: { id: h.id },
+        data: { state: h.state, stateDetail: h.detail.slice(0, 500), stateSince: h.since },
+      }),
+    ),
+  );
+}
