@@ -195,8 +195,17 @@ export class SmppSessions {
       { status: statusCode(status), detail: statusName(status), restMs },
       "smpp: the SMSC throttles this bind; it takes no submits for a while, the other binds go on",
     );
+    this.wakeAfterRest(session, restMs);
+  }
+
+  /** Hands the session's room to queued parts once its rest is over (a timer may fire a little early). */
+  private wakeAfterRest(session: TransmitSession, restMs: number): void {
     clearTimeout(session.restTimer);
-    session.restTimer = setTimeout(() => this.pump(), restMs);
+    session.restTimer = setTimeout(() => {
+      const remainingMs = session.rest.remainingMs();
+      if (remainingMs > 0) this.wakeAfterRest(session, remainingMs);
+      else this.pump();
+    }, restMs);
     session.restTimer.unref();
   }
 

@@ -16,6 +16,11 @@ export class ThrottleRest {
     return now < this.restingUntil;
   }
 
+  /** How long the rest still lasts, in ms (0 when not resting). */
+  remainingMs(now = Date.now()): number {
+    return Math.max(0, this.restingUntil - now);
+  }
+
   /** Starts a rest and returns its length in ms, or undefined when the session already rests. */
   throttled(now = Date.now()): number | undefined {
     if (this.resting(now)) return undefined;
