@@ -100,6 +100,8 @@ const schema = z.object({
   // How long an HTTP provider's API may take to answer a send before its outcome counts as unknown (not resent).
   PROVIDER_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
   SMPP_ENQUIRE_LINK_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
+  SMPP_BINDS: z.coerce.number().int().min(1).max(16).default(1),
+  SMPP_BIND_MODE: z.enum(["transceiver", "transmitter-receiver"]).default("transceiver"),
   // Webhooks (docs/WEBHOOKS.md). Loopback, private, link-local and metadata addresses are refused unless allowed
   // here: local development and tests point webhooks at 127.0.0.1.
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),

@@ -15,6 +15,8 @@ export async function createConfiguredCarrier(): Promise<Carrier> {
       systemType: e.SMPP_SYSTEM_TYPE,
       window: e.SMPP_WINDOW,
       enquireLinkSeconds: e.SMPP_ENQUIRE_LINK_SECONDS,
+      binds: e.SMPP_BINDS,
+      bindMode: e.SMPP_BIND_MODE,
     });
   }
   return createSimulatorCarrier({

@@ -4,13 +4,17 @@ import { reconnectDelay } from "./reconnect-backoff";
 import { ESME_RINVCMDID, statusCode, statusName } from "./smpp-status";
 import { tapRawPdus } from "./tap-raw-pdus";
 
-// The SMPP session to the SMSC: connect, bind_transceiver, enquire_link, the SMSC's own unbind, and reconnecting
-// with a backoff whenever the connection closes, until the carrier stops. What travels over the bound link
-// (submit_sm, deliver_sm) is the carrier's; the link hands it the deliver_sm it receives.
+// One SMPP session to the SMSC: connect, bind (as a transceiver, a transmitter or a receiver), enquire_link, the
+// SMSC's own unbind, and reconnecting with a backoff whenever the connection closes, until the carrier stops. What
+// travels over the bound link (submit_sm, deliver_sm) is the carrier's; the link hands it the deliver_sm it receives.
 
 const COMMAND_ID_DELIVER_SM = 0x00000005;
 /** Longest wait for unbind_resp and the close on stop(). */
 const STOP_STEP_MS = 5_000;
+/** lastError of a link that has not failed yet. */
+export const NOT_CONNECTED_YET = "not connected yet";
+
+export type BindType = "transceiver" | "transmitter" | "receiver";
 
 export interface LinkSettings {
   host: string;
@@ -18,13 +22,12 @@ export interface LinkSettings {
   systemId: string;
   password: string;
   systemType: string;
-  /** A TCP connect plus bind_transceiver not done within this is abandoned. */
+  bindAs: BindType;
+  /** A TCP connect plus bind not done within this is abandoned. */
   bindTimeoutMs: number;
   enquireLinkMs: number;
   reconnectMinMs: number;
   reconnectMaxMs: number;
-  /** How long a submit waits for the bind. */
-  submitTimeoutMs: number;
 }
 
 export interface LinkHandlers {
@@ -34,6 +37,8 @@ export interface LinkHandlers {
   onDeliverSm(session: smpp.Session, pdu: smpp.PDU, raw: Buffer | undefined): void;
   /** The connection closed: submits still waiting for their submit_sm_resp will not get it. */
   onClosed(): void;
+  /** `bound` changed. */
+  onBoundChanged(): void;
 }
 
 export function delay(ms: number): Promise<void> {
@@ -45,12 +50,11 @@ export class SmppLink {
   bound = false;
   /** When `bound` last changed (or the link was made): the dashboard's "bound since" / "down since". */
   boundChangedAt = new Date();
-  lastError = "not connected yet";
+  lastError = NOT_CONNECTED_YET;
   private attempt = 0;
   private reconnectTimer?: NodeJS.Timeout;
   private bindTimer?: NodeJS.Timeout;
   private enquireTimer?: NodeJS.Timeout;
-  private readonly bindWaiters = new Set<() => void>();
 
   constructor(
     private readonly settings: LinkSettings,
@@ -73,7 +77,7 @@ export class SmppLink {
       if (pdu.readUInt32BE(4) === COMMAND_ID_DELIVER_SM) rawDeliverSms.set(pdu.readUInt32BE(12), pdu);
     });
 
-    // Covers a TCP connect that hangs as well as a bind_transceiver nobody answers.
+    // Covers a TCP connect that hangs as well as a bind nobody answers.
     this.bindTimer = setTimeout(() => {
       this.lastError = `not bound within ${this.settings.bindTimeoutMs} ms`;
       this.log.warn({ host, port }, `smpp: ${this.lastError}`);
@@ -81,7 +85,13 @@ export class SmppLink {
     }, this.settings.bindTimeoutMs);
 
     session.on("connect", () => {
-      session.bind_transceiver(
+      const bind = {
+        transceiver: session.bind_transceiver,
+        transmitter: session.bind_transmitter,
+        receiver: session.bind_receiver,
+      }[this.settings.bindAs];
+      bind.call(
+        session,
         {
           system_id: systemId,
           password: this.settings.password,
@@ -100,24 +110,19 @@ export class SmppLink {
     session.on("pdu", (pdu: smpp.PDU) => this.onPdu(session, pdu, rawDeliverSms));
   }
 
-  /** Resolves true once bound, or false when the submit timeout passed first or the carrier stopped. */
-  waitForBind(): Promise<boolean> {
-    if (this.bound) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        this.bindWaiters.delete(wake);
-        resolve(this.bound && this.handlers.running());
-      };
-      const timer = setTimeout(wake, this.settings.submitTimeoutMs);
-      this.bindWaiters.add(wake);
-    });
+  /** Whether submit_sm may go over this link (once bound). */
+  get canTransmit(): boolean {
+    return this.settings.bindAs !== "receiver";
   }
 
-  /** No more reconnecting; submits waiting for the bind give up at once. */
+  /** Whether the SMSC delivers receipts and messages over this link. */
+  get canReceive(): boolean {
+    return this.settings.bindAs !== "transmitter";
+  }
+
+  /** No more reconnecting. */
   stopReconnecting(): void {
     clearTimeout(this.reconnectTimer);
-    for (const wake of this.bindWaiters) wake();
   }
 
   /** Unbinds (waiting for unbind_resp) and closes, each step bounded; destroys a link that is not bound. */
@@ -139,8 +144,10 @@ export class SmppLink {
   }
 
   private setBound(bound: boolean): void {
-    if (this.bound !== bound) this.boundChangedAt = new Date();
+    if (this.bound === bound) return;
+    this.boundChangedAt = new Date();
     this.bound = bound;
+    this.handlers.onBoundChanged();
   }
 
   private onBindResp(session: smpp.Session, resp: smpp.PDU): void {
@@ -152,17 +159,16 @@ export class SmppLink {
     }
     if (resp.command_status !== 0) {
       const status = resp.command_status;
-      this.lastError = `bind_transceiver refused: ${statusName(status)} (${statusCode(status)})`;
+      this.lastError = `bind_${this.settings.bindAs} refused: ${statusName(status)} (${statusCode(status)})`;
       this.log.error({ systemId: this.settings.systemId, status: statusCode(status) }, `smpp: ${this.lastError}`);
       session.destroy();
       return;
     }
-    this.setBound(true);
     this.attempt = 0;
     this.lastError = "";
-    this.log.info({ systemId: this.settings.systemId, smsc: resp.system_id }, "smpp: bound as transceiver");
+    this.log.info({ systemId: this.settings.systemId, smsc: resp.system_id }, `smpp: bound as ${this.settings.bindAs}`);
     this.startEnquireLink(session);
-    for (const wake of this.bindWaiters) wake();
+    this.setBound(true);
   }
 
   /** One enquire_link still unanswered when the next is due means the link is dead: it is closed and reconnected. */

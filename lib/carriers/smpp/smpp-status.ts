@@ -9,6 +9,8 @@ export const ESME_RX_T_APPN = 0x64;
 export const ESME_RX_P_APPN = 0x65;
 /** Statuses after which the same submit may well succeed later: ESME_RTHROTTLED, ESME_RMSGQFUL, ESME_RSYSERR. */
 export const TEMPORARY_STATUSES: ReadonlySet<number> = new Set([0x58, 0x14, 0x08]);
+/** Statuses by which the SMSC says a session sends too fast: ESME_RTHROTTLED, ESME_RMSGQFUL. */
+export const THROTTLING_STATUSES: ReadonlySet<number> = new Set([0x58, 0x14]);
 
 const statusNames: ReadonlyMap<number, string> = (() => {
   const names = new Map<number, string>();

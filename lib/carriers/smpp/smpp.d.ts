@@ -34,6 +34,8 @@ declare module "smpp" {
       pause(): void;
       resume(): void;
       bind_transceiver: Shortcut;
+      bind_transmitter: Shortcut;
+      bind_receiver: Shortcut;
       submit_sm: Shortcut;
       deliver_sm: Shortcut;
       enquire_link: Shortcut;
