@@ -29,6 +29,8 @@ export const errorCodes = {
     statusMessage: "Idempotency-Key was already used with a different request body",
   },
   TooManyRequests: { statusCode: 429, statusMessage: "Too many requests" },
+  // Admin API only: a carrier's API (Twilio, Telnyx…) refused or failed what Parley asked of it on an admin's behalf.
+  ProviderFailure: { statusCode: 502, statusMessage: "The carrier's API refused or failed the request" },
   // A listing stopped by its timeout (LISTING_TIMEOUT_SECONDS): the seed has no code for it.
   QueryTimeout: { statusCode: 503, statusMessage: "The query took too long" },
   SystemFailure: { statusCode: 500, statusMessage: "General System Failure" },

@@ -1,4 +1,5 @@
 import { accountCommands } from "./account-commands";
+import { carrierCommands } from "./carrier-commands";
 import type { Command } from "./command";
 import { demoCommands } from "./demo-commands";
 import { inboundCommands } from "./inbound-commands";
@@ -16,6 +17,7 @@ export const commands: Command[] = [
   ...accountCommands,
   ...keyCommands,
   ...numberCommands,
+  ...carrierCommands,
   ...inboundCommands,
   ...userCommands,
   ...demoCommands,

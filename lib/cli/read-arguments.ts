@@ -49,10 +49,13 @@ export function readArguments(args: string[], options: OptionSpec, positionals: 
   }
   const values = parsed.values as OptionValues;
   if (values.help) return { values, positionals: parsed.positionals };
-  if (parsed.positionals.length > positionals.length) {
+  // A last positional written "[<…>…]" takes any number of arguments, none included.
+  const rest = /^\[.*…\]$/.test(positionals.at(-1) ?? "");
+  const required = rest ? positionals.length - 1 : positionals.length;
+  if (!rest && parsed.positionals.length > positionals.length) {
     throw new UsageError(`unexpected argument ${parsed.positionals[positionals.length]}`);
   }
-  if (parsed.positionals.length < positionals.length) {
+  if (parsed.positionals.length < required) {
     throw new UsageError(`missing ${positionals[parsed.positionals.length]}`);
   }
   return { values, positionals: parsed.positionals };

@@ -4,6 +4,7 @@ import { parseInput } from "@/lib/api/parse-input";
 import { actorLabel } from "@/lib/audit/audit-trail";
 import { releaseNumber, updateNumber } from "@/lib/numbers/manage-numbers";
 import { updateNumberInput } from "@/lib/numbers/number-schema";
+import { releaseProviderNumber } from "@/lib/carriers/connections/provider-numbers";
 
 export const dynamic = "force-dynamic";
 
@@ -21,8 +22,10 @@ export const PATCH = withAdmin(async ({ req, accountId, actor, ip, params }) => 
 });
 
 // DELETE /api/admin/accounts/{accountId}/numbers/{number}: release the number; messages still queued from it are
-// cancelled (rejected, FromNotOwned).
-export const DELETE = withAdmin(async ({ accountId, actor, ip, params }) => {
-  const released = await releaseNumber({ accountId, number: String(params.number), actor: actorLabel(actor), ip });
+// cancelled (rejected, FromNotOwned). ?atProvider=true releases it back to its connection's provider too.
+export const DELETE = withAdmin(async ({ req, accountId, actor, ip, params }) => {
+  const input = { accountId, number: String(params.number), actor: actorLabel(actor), ip };
+  const atProvider = new URL(req.url).searchParams.get("atProvider") === "true";
+  const released = await (atProvider ? releaseProviderNumber(input) : releaseNumber(input));
   return adminResult({ ...released, released: true }, true);
 });
