@@ -243,6 +243,7 @@ async function main(): Promise<void> {
   announceListening(port);
   log.info({ port, database: config.DATABASE_URL.split(":")[0], fastPath }, "parley listening");
   const worker = workerStarting ? await workerStarting : null;
+  worker?.listening(port);
   serveWorkerSeries(worker?.metrics ?? null);
   // Ready only once a signal would stop it cleanly: a process manager may signal it the moment it says so.
   if (process.env.PARLEY_READY_FD === "stdout") process.stdout.write(`PARLEY_READY ${port}\n`);

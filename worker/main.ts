@@ -2,7 +2,7 @@
 // lib/boot/worker-child.ts), or on its own with `npm run worker` (start the servers with PARLEY_WORKER=false).
 // Several may run against one PostgreSQL database; they share the pacing state there and never send the same part
 // twice.
-import { bootstrapEnv, env } from "../lib/env";
+import { announceListening, bootstrapEnv, env } from "../lib/env";
 import { logger } from "../lib/log";
 import { prepareDatabase } from "../lib/boot/prepare-database";
 import { disconnectDb } from "../lib/db/client";
@@ -17,6 +17,8 @@ import { fanOutKind, installAnnouncer, throttleAnnouncements } from "../lib/real
 
 async function main(): Promise<void> {
   bootstrapEnv();
+  // Started by a server that listens already: its address is this worker's public URL too (without PUBLIC_URL).
+  if (process.env.PARLEY_SERVER_PORT) announceListening(Number(process.env.PARLEY_SERVER_PORT));
   // Started by a server without Redis or PostgreSQL fan-out: it is told of the SDRs written here over IPC (with
   // fan-out, the emitter tells every server).
   if (process.send && fanOutKind() === null) {
@@ -60,7 +62,8 @@ async function main(): Promise<void> {
  * on SIGTERM when the server is gone (the IPC channel closes however the server ended, even by SIGKILL).
  */
 function answerServer(workerId: string): void {
-  process.on("message", (message: { type?: string; requestId?: number }) => {
+  process.on("message", (message: { type?: string; requestId?: number; port?: number }) => {
+    if (message.type === "listening" && typeof message.port === "number") announceListening(message.port);
     if (message.type !== "metrics" || typeof message.requestId !== "number") return;
     const requestId = message.requestId;
     void metrics()

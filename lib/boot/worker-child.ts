@@ -25,6 +25,11 @@ export interface WorkerChild {
   metrics(timeoutMs?: number): Promise<MetricSeries | null>;
   /** Asks the worker to stop (SIGTERM: it gives its numbers back) and waits for it to exit. */
   stop(): Promise<void>;
+  /**
+   * The port the server listens on, once it does (with PORT=0 it is known only then): without PUBLIC_URL, the
+   * connections' callback URLs the worker gives providers are this server's address.
+   */
+  listening(port: number): void;
 }
 
 /** How long the worker may take to start before the server gives up (it loads the same code as the server). */
@@ -46,12 +51,14 @@ export async function startWorkerChild(log: Logger, options: { onChanges?: () =>
   let restartTimer: NodeJS.Timeout | null = null;
   let nextRequest = 1;
   const pending = new Map<number, (metrics: MetricSeries | null) => void>();
+  let serverPort: number | null = null;
 
   const spawnOnce = (): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       const startedAt = Date.now();
       // The same Node and loader flags as this process (`--import tsx` as npm start runs it, or tsx's own).
       const env: NodeJS.ProcessEnv = { ...process.env, PARLEY_WORKER_OF_SERVER: String(process.pid) };
+      if (serverPort !== null) env.PARLEY_SERVER_PORT = String(serverPort);
       // Its readiness and metrics come over IPC; the server's own /metrics serves them.
       delete env.PARLEY_READY_FD;
       delete env.METRICS_WORKER_PORT;
@@ -113,6 +120,10 @@ export async function startWorkerChild(log: Logger, options: { onChanges?: () =>
   await spawnOnce();
 
   return {
+    listening(port) {
+      serverPort = port;
+      if (child?.connected) child.send({ type: "listening", port });
+    },
     metrics(timeoutMs = 2_000) {
       const proc = child;
       if (!proc?.connected) return Promise.resolve(null);

@@ -21,7 +21,7 @@ export async function buildConnectionCarrier(
     return new HttpCarrier({
       name,
       provider: providerFor(connection),
-      statusUrl: connectionUrls(connection.id).statusUrl,
+      statusUrl: () => connectionUrls(connection.id).statusUrl,
       log,
     });
   }

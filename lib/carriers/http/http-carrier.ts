@@ -19,7 +19,8 @@ const DOWN_AFTER = 3;
 export interface HttpCarrierOptions {
   name: string;
   provider: Provider;
-  statusUrl: string;
+  /** The connection's status URL, read at each send (the server's address may be known only after start). */
+  statusUrl: () => string;
   log: Logger;
 }
 
@@ -56,7 +57,7 @@ export class HttpCarrier implements Carrier {
       to: part.to,
       text: part.messageText ?? part.text,
       media: part.media,
-      statusUrl: this.options.statusUrl,
+      statusUrl: this.options.statusUrl(),
     });
     departure?.left();
     if (answer.ok) {
