@@ -60,11 +60,12 @@ export function bandwidthCallbackKinds(request: CallbackRequest): CallbackKind[]
 /**
  * A message-failed error code as Parley's status. Bandwidth's codes are four digits: the second says who reported
  * it. 41xx, 43xx, 44xx (Bandwidth rejected the request) and 51xx, 52xx, 55xx (a Bandwidth service failure): the
- * message never left Bandwidth, so it failed. 47xx (the carrier rejected it), 56xx (a carrier service failure) and
- * 59xx (a downstream failure of unclear cause): it left Bandwidth and was not delivered.
+ * message never left Bandwidth, so it failed. 47xx (the carrier rejected it), 56xx (a carrier service failure),
+ * 59xx and 9xxx (a downstream failure of unclear cause, such as 9902, no delivery receipt in time): it left Bandwidth
+ * and was not delivered.
  */
 export function bandwidthFailureStatus(errorCode: string): "failed" | "undelivered" {
-  return /^[45][679]\d\d$/.test(errorCode) ? "undelivered" : "failed";
+  return /^([45][679]\d\d|9\d\d\d)$/.test(errorCode) ? "undelivered" : "failed";
 }
 
 function same(a: string, b: string): boolean {

@@ -111,7 +111,9 @@ function splitNumberId(number: ProviderNumber): { country: string; msisdn: strin
 }
 
 function countryOf(digits: string): string {
-  const country = parsePhoneNumberFromString(`+${digitsOf(digits)}`)?.country;
+  const parsed = parsePhoneNumberFromString(`+${digitsOf(digits)}`);
+  // A calling code shared by several countries (+1, +44) names one only for a number its plan knows.
+  const country = parsed?.country ?? parsed?.getPossibleCountries()[0];
   if (!country) throw new Error(`+${digitsOf(digits)}: its country cannot be told from the number`);
   return country;
 }
@@ -214,7 +216,7 @@ export const vonageProvider = (context: ProviderContext): Provider => {
       const now = Date.now() / 1000;
       if (typeof claims.iat !== "number") return { ok: false, reason: "the callback's JWT has no iat" };
       if (now - claims.iat > TOLERANCE_S || claims.iat - now > TOLERANCE_S)
-        return { ok: false, reason: `the callback's JWT was issued ${Math.round(now - claims.iat)} s ago` };
+        return { ok: false, reason: `the callback's JWT was issued ${Math.floor(now - claims.iat)} s ago` };
       if (claims.payload_hash !== undefined) {
         const hash = createHash("sha256").update(request.body, "utf-8").digest("hex");
         const given = Buffer.from(String(claims.payload_hash).toLowerCase());
