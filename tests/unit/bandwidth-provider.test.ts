@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { bandwidthCallbackKinds, bandwidthProvider } from "../../lib/carriers/http/bandwidth";
+import { bandwidthCallbackKinds, bandwidthChallenge, bandwidthProvider } from "../../lib/carriers/http/bandwidth";
 import type { CallbackRequest, Provider } from "../../lib/carriers/http/provider";
 import { providerFor } from "../../lib/carriers/http/providers";
 import type { OpenConnection } from "../../lib/carriers/connections/manage-connections";
@@ -341,6 +341,12 @@ describe("verify", () => {
       ok: false,
       reason: "no HTTP Basic credentials on the callback",
     });
+  });
+
+  it("a refusal challenges for HTTP Basic", () => {
+    const answer = bandwidthChallenge();
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get("www-authenticate")).toMatch(/^Basic realm="Parley"/);
   });
 
   it.each([

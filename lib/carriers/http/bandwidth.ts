@@ -58,6 +58,15 @@ export function bandwidthCallbackKinds(request: CallbackRequest): CallbackKind[]
 }
 
 /**
+ * The answer to a callback without valid credentials. Bandwidth's callbacks follow HTTP Basic as RFC 7235 frames it
+ * (a 401 with a WWW-Authenticate challenge), so a refusal should carry the challenge: a bare 401 may not bring the
+ * application's credentials on the next try.
+ */
+export function bandwidthChallenge(): Response {
+  return new Response(null, { status: 401, headers: { "www-authenticate": 'Basic realm="Parley", charset="UTF-8"' } });
+}
+
+/**
  * A message-failed error code as Parley's status. Bandwidth's codes are four digits: the second says who reported
  * it. 41xx, 43xx, 44xx (Bandwidth rejected the request) and 51xx, 52xx, 55xx (a Bandwidth service failure): the
  * message never left Bandwidth, so it failed. 47xx (the carrier rejected it), 56xx (a carrier service failure),
