@@ -1,14 +1,18 @@
 import { env } from "../../env";
 import type { OpenConnection } from "../connections/manage-connections";
 import { connectionUrls } from "../connections/connection-urls";
+import { bandwidthProvider } from "./bandwidth";
 import type { Provider, ProviderContext, ProviderFactory } from "./provider";
 import { telnyxProvider } from "./telnyx";
 import { twilioProvider } from "./twilio";
+import { vonageProvider } from "./vonage";
 
 // The HTTP providers by connection type.
 const FACTORIES: Record<string, ProviderFactory> = {
   twilio: twilioProvider,
   telnyx: telnyxProvider,
+  bandwidth: bandwidthProvider,
+  vonage: vonageProvider,
 };
 
 export function isHttpProvider(type: string): boolean {
