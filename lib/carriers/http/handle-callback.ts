@@ -7,6 +7,7 @@ import { loadOpenConnection } from "../connections/manage-connections";
 import type { CallbackKind, CallbackRequest } from "./provider";
 import { isHttpProvider, providerFor } from "./providers";
 import { recordProviderStatuses } from "./record-provider-status";
+import { bandwidthChallenge } from "./bandwidth";
 
 // POST /carriers/{connectionId}/status and /inbound: a provider's callbacks. Nothing is read before the provider's
 // signature is checked against the connection's credentials; a callback unsigned, stale or wrongly signed is answered
@@ -34,6 +35,8 @@ export async function handleCarrierCallback(req: Request, connectionId: string, 
   const request: CallbackRequest = { url, headers: req.headers, body };
   const provider = providerFor(connection);
   const verdict = await provider.verify(request, kind);
+  // Bandwidth sends Basic credentials as RFC 7235 frames it: a callback without any is challenged, not audited.
+  if (!verdict.ok && connection.type === "bandwidth" && !req.headers.has("authorization")) return bandwidthChallenge();
   if (!verdict.ok) {
     const ip = req.headers.get(CLIENT_IP_HEADER) ?? "";
     log.warn({ reason: verdict.reason, ip }, "carrier callback refused");
@@ -54,7 +57,9 @@ export async function handleCarrierCallback(req: Request, connectionId: string, 
     if (outcome.unknown > 0)
       log.warn({ updates: updates.length, ...outcome }, "status callback for an unknown message");
   }
-  for (const message of kind === "inbound" ? provider.parseInbound(request) : []) {
+  // Bandwidth's older applications post every event to one URL: its inbound messages may come to either address.
+  const inbound = kind === "inbound" || connection.type === "bandwidth" ? provider.parseInbound(request) : [];
+  for (const message of inbound) {
     const received = await receiveMessage(message, { accountId: connection.accountId, once: true });
     if (!received)
       log.info(

@@ -53,7 +53,7 @@ export async function providerRequest(request: ProviderRequest): Promise<Provide
     const name = (error as Error).name;
     const detail =
       name === "TimeoutError" || name === "AbortError"
-        ? `no answer within ${Math.round(request.timeoutMs / 1000)} s`
+        ? `no answer within ${request.timeoutMs >= 1000 ? `${Math.round(request.timeoutMs / 1000)} s` : `${request.timeoutMs} ms`}`
         : `${code || name}: ${(error as Error).message}`;
     return { kind: "unknown", detail };
   }
