@@ -27,8 +27,25 @@ export interface Dashboard {
   queues: NumberQueue[];
   /** The webhook's health, and where events go (null: no webhook). */
   webhook: WebhookHealth & { url: string | null };
-  carrier: { configured: string; workers: LiveWorker[] };
+  /**
+   * The deployment's default connection (the environment's CARRIER) and its workers' links: shown only to an account
+   * with numbers on it (`usesDefault`); an account sees no other account's connections, only its own (`connections`).
+   */
+  carrier: { configured: string; usesDefault: boolean; workers: LiveWorker[] };
+  connections: ConnectionHealthView[];
   at: string;
+}
+
+export interface ConnectionHealthView {
+  id: string;
+  name: string;
+  type: string;
+  enabled: boolean;
+  /** unknown (not used yet) | up | down | connecting | disabled */
+  state: string;
+  stateDetail: string;
+  stateSince: string | null;
+  numbers: number;
 }
 
 const PENDING = [...QUEUED_STATUSES];
@@ -46,7 +63,7 @@ export async function readDashboard(accountId: string, now = new Date()): Promis
   });
   if (!account) throw new ApiError("NotFound", { detail: `no account ${accountId}` });
   const day = localDay(now, account.timeZone);
-  const [statuses, numbers, waiting, webhook, endpoint, workers] = await Promise.all([
+  const [statuses, numbers, waiting, webhook, endpoint, workers, connections] = await Promise.all([
     client.message.groupBy({
       by: ["status"],
       where: { accountId, createdAt: { gte: day.start } },
@@ -55,7 +72,7 @@ export async function readDashboard(accountId: string, now = new Date()): Promis
     client.phoneNumber.findMany({
       where: { accountId },
       orderBy: { number: "asc" },
-      select: { number: true, label: true, ratePerSecond: true },
+      select: { number: true, label: true, ratePerSecond: true, carrierId: true },
     }),
     client.message.groupBy({
       by: ["fromNumber", "bulk"],
@@ -67,7 +84,15 @@ export async function readDashboard(accountId: string, now = new Date()): Promis
     webhookHealth(accountId, now),
     client.webhookEndpoint.findUnique({ where: { accountId }, select: { url: true } }),
     liveWorkers(now),
+    client.carrierConnection.findMany({
+      where: { accountId },
+      orderBy: { name: "asc" },
+      select: { id: true, name: true, type: true, enabled: true, state: true, stateDetail: true, stateSince: true },
+    }),
   ]);
+  const routed = new Map<string, number>();
+  for (const n of numbers) if (n.carrierId) routed.set(n.carrierId, (routed.get(n.carrierId) ?? 0) + 1);
+  const usesDefault = numbers.length === 0 || numbers.some((n) => n.carrierId === null);
 
   const byStatus: Record<string, number> = {};
   let total = 0;
@@ -100,7 +125,17 @@ export async function readDashboard(accountId: string, now = new Date()): Promis
     today: { date: day.date, since: day.start.toISOString(), byStatus, total },
     queues: [...queues.values()],
     webhook: { ...webhook, url: endpoint?.url ?? null },
-    carrier: { configured: env().CARRIER, workers },
+    carrier: { configured: env().CARRIER, usesDefault, workers: usesDefault ? workers : [] },
+    connections: connections.map((c) => ({
+      id: c.id,
+      name: c.name,
+      type: c.type,
+      enabled: c.enabled,
+      state: c.enabled ? c.state : "disabled",
+      stateDetail: c.stateDetail,
+      stateSince: c.stateSince?.toISOString() ?? null,
+      numbers: routed.get(c.id) ?? 0,
+    })),
     at: now.toISOString(),
   };
 }
