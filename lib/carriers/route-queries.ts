@@ -20,6 +20,15 @@ export async function loadRoutes(): Promise<{ routes: Map<string, string>; conne
   return { routes: new Map(numbers.map((n) => [n.number, n.carrierId!])), connections };
 }
 
+/**
+ * A stamp that changes whenever a route or a connection changes: a connection is touched (updatedAt) when a number
+ * is routed to it or away from it (lib/numbers/manage-numbers.ts), and added or removed connections change the count.
+ */
+export async function routesStamp(): Promise<string> {
+  const found = await db().carrierConnection.aggregate({ _max: { updatedAt: true }, _count: { _all: true } });
+  return `${found._count._all}|${found._max.updatedAt?.getTime() ?? 0}`;
+}
+
 export interface ConnectionHealth {
   id: string;
   state: "up" | "down" | "connecting";

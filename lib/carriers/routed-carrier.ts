@@ -1,15 +1,16 @@
 import type { Logger } from "pino";
 import type { Carrier, CarrierEvents, CarrierState, Departure, OutboundPart, SubmitResult } from "./carrier";
 import type { OpenConnection } from "./connections/manage-connections";
-import { loadRoutes, saveConnectionStates, type ConnectionHealth } from "./route-queries";
+import { loadRoutes, routesStamp, saveConnectionStates, type ConnectionHealth } from "./route-queries";
 
 /**
  * The worker's one carrier, routing each part by its `from` number: to the connection the number is routed to
  * (PhoneNumber.carrierId), or to the deployment's default connection (the environment's CARRIER) when it has none.
  * The decisions:
- * - Routes are read from the database at most every `refreshMs` (2 s): a number moved in the portal sends through
- *   its new connection from then on. A connection changed (credentials, settings) is rebuilt; its old carrier is
- *   stopped once the parts it holds are answered.
+ * - Whether routes changed is asked at most every `checkMs` (250 ms) while parts leave, by one small read (a stamp
+ *   of the connections, which a number's routing touches); they are read again when it changed, and every 30 s
+ *   whatever. A number moved in the portal sends through its new connection from its next part. A connection
+ *   changed (credentials, settings) is rebuilt; its old carrier is stopped once the parts it holds are answered.
  * - A disabled connection sends nothing: its parts get a temporary refusal and wait, retried as after any
  *   temporary error, until it is enabled or the number is routed elsewhere.
  * - Each connection's health (up, down, connecting, and why) is written to its row every `healthMs`, for the
@@ -20,7 +21,7 @@ export interface RoutedCarrierOptions {
   /** Builds the carrier of a connection (an HTTP provider, an SMPP peer, the simulator). */
   build: (connection: OpenConnection) => Carrier | Promise<Carrier>;
   log: Logger;
-  refreshMs?: number;
+  checkMs?: number;
   healthMs?: number;
 }
 
@@ -42,7 +43,10 @@ export class RoutedCarrier implements Carrier {
   private connections = new Map<string, OpenConnection>();
   private active = new Map<string, Active>();
   private loadedAt = -Infinity;
+  private checkedAt = -Infinity;
+  private stamp = "";
   private loading: Promise<void> | null = null;
+  private checking: Promise<void> | null = null;
   private healthTimer: NodeJS.Timeout | null = null;
   private lastHealth = new Map<string, string>();
 
@@ -77,7 +81,7 @@ export class RoutedCarrier implements Carrier {
   }
 
   async submit(part: OutboundPart, departure?: Departure): Promise<SubmitResult> {
-    if (performance.now() - this.loadedAt > (this.options.refreshMs ?? 2_000)) await this.refresh();
+    await this.currentRoutes();
     const connectionId = this.routes.get(part.from);
     if (connectionId === undefined) return this.options.fallback.submit(part, departure);
     const connection = this.connections.get(connectionId);
@@ -98,13 +102,32 @@ export class RoutedCarrier implements Carrier {
     }
   }
 
+  /** Routes no older than the last check: read again when the stamp changed, or after 30 s. */
+  private currentRoutes(): Promise<void> | void {
+    const now = performance.now();
+    if (now - this.loadedAt > 30_000) return this.refresh();
+    if (now - this.checkedAt < (this.options.checkMs ?? 250)) return this.loading ?? undefined;
+    this.checking ??= routesStamp()
+      .then((stamp) => {
+        this.checkedAt = performance.now();
+        if (stamp !== this.stamp) return this.refresh();
+      })
+      .finally(() => {
+        this.checking = null;
+      });
+    return this.checking;
+  }
+
   /** Reads the routes and connections again (one read at a time; callers meanwhile wait for it). */
   private refresh(): Promise<void> {
-    this.loading ??= loadRoutes()
-      .then(({ routes, connections }) => {
+    // The stamp first: a change made between the two reads only makes the next check read the routes again.
+    this.loading ??= routesStamp()
+      .then(async (stamp) => ({ stamp, ...(await loadRoutes()) }))
+      .then(({ stamp, routes, connections }) => {
+        this.stamp = stamp;
         this.routes = routes;
         this.connections = connections;
-        this.loadedAt = performance.now();
+        this.loadedAt = this.checkedAt = performance.now();
         for (const [id, active] of this.active) {
           const now = connections.get(id);
           if (!now || fingerprint(now) !== fingerprint(active.connection)) this.retire(id, active);

@@ -33,6 +33,16 @@ export interface NumberRow {
   carrier: string | null;
 }
 
+/**
+ * Marks the connections a number was routed to or from as changed: the delivery workers notice it at their next
+ * check (lib/carriers/routed-carrier.ts) and send the number's next part through its new route.
+ */
+async function touchConnections(tx: Prisma.TransactionClient, ids: (string | null)[]): Promise<void> {
+  const touched = ids.filter((id): id is string => id !== null);
+  if (touched.length > 0)
+    await tx.carrierConnection.updateMany({ where: { id: { in: touched } }, data: { updatedAt: new Date() } });
+}
+
 type SelectedNumber = Omit<NumberRow, "carrier"> & { carrierId: string | null; carrier: { name: string } | null };
 
 /**
@@ -214,6 +224,7 @@ export async function provisionNumber(
         },
         select: numberSelect,
       });
+      await touchConnections(tx, [carrierId ?? null]);
       await recordAudit(
         {
           accountId,
@@ -282,6 +293,7 @@ export async function updateNumber(
       },
       select: numberSelect,
     });
+    if (before.carrierId !== after.carrierId) await touchConnections(tx, [before.carrierId, after.carrierId]);
     const changes = [
       before.carrierId !== after.carrierId
         ? `carrier "${before.carrier?.name ?? "default"}" → "${after.carrier?.name ?? "default"}"`

@@ -21,7 +21,7 @@ export interface FakeTwilio {
   authToken: string;
   requests: TwilioRequest[];
   /** The Messages.json sends, with their sids. */
-  sent: { sid: string; form: URLSearchParams }[];
+  sent: { sid: string; form: URLSearchParams; at: number }[];
   mistakes: string[];
   /** Answers the next sends with this instead (a 429 with Retry-After, a 503, a 400…); hang: never answers. */
   failNext(answers: { status: number; body?: unknown; headers?: Record<string, string>; hang?: boolean }[]): void;
@@ -125,7 +125,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         if (!["To", "From", "Body", "MediaUrl", "StatusCallback", "MessagingServiceSid"].includes(key))
           return refuse(res, 400, 21000, `unknown field ${key}`);
       const sid = `${form.getAll("MediaUrl").length > 0 ? "MM" : "SM"}${randomBytes(16).toString("hex")}`;
-      fake.sent.push({ sid, form });
+      fake.sent.push({ sid, form, at: Date.now() });
       return json(res, 201, {
         sid,
         account_sid: accountSid,
