@@ -270,6 +270,42 @@ test("Remove is refused while numbers are routed to the connection; Disable and 
   await expect(card().getByText("disabled", { exact: true })).toHaveCount(0);
 });
 
+test("a connection with a wrong token: Test says Twilio's refusal in red, the numbers too; Remove removes it", async () => {
+  const spare = () => page.getByRole("article", { name: "twilio-spare" });
+  await page.getByRole("button", { name: "Add carrier" }).click();
+  await page.getByLabel("Type", { exact: true }).selectOption({ label: "Twilio" });
+  await page.getByLabel("Name", { exact: true }).fill("twilio-spare");
+  await page.getByLabel("Account SID", { exact: true }).fill(fake.accountSid);
+  await page.getByLabel("Auth token", { exact: true }).fill("0123456789abcdef-wrong");
+  await page.getByLabel("API base address", { exact: true }).fill(fake.url);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(spare()).toBeVisible();
+
+  await spare().getByRole("button", { name: "Test" }).click();
+  const answer = spare().getByRole("status");
+  await expect(answer).toHaveText(/Authenticate/);
+  await expect(answer).toHaveClass(/text-red-700/);
+  await spare().getByRole("button", { name: "Numbers at provider" }).click();
+  await expect(spare().getByRole("alert")).toContainText("HTTP 401, Authenticate");
+  await shot("refused");
+
+  await spare().getByRole("button", { name: "Remove" }).click();
+  const dialog = page.getByRole("dialog", { name: "Remove twilio-spare?" });
+  await dialog.getByRole("button", { name: "Remove" }).click();
+  await expect(page.getByText("twilio-spare is removed.")).toBeVisible();
+  await expect(spare()).toHaveCount(0);
+  await expect(card()).toBeVisible();
+});
+
+test("a 390 px wide window shows the connections without sideways scrolling", async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(server.baseUrl + "/carriers");
+  await expect(card().getByRole("textbox", { name: "Inbound URL" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot("390");
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
 test("the dashboard lists the connection with its state, and the default connection no longer", async () => {
   await page.goto(server.baseUrl + "/");
   const carrier = page.getByRole("region", { name: "Carrier" });
