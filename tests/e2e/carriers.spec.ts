@@ -306,7 +306,7 @@ test("a 390 px wide window shows the connections without sideways scrolling", as
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
-test("the dashboard lists the connection with its state, and the default connection no longer", async () => {
+test("the dashboard lists the connection with its state, beside the default connection still in use", async () => {
   await page.goto(server.baseUrl + "/");
   const carrier = page.getByRole("region", { name: "Carrier" });
   const connections = carrier.getByRole("list", { name: "Carrier connections" });
