@@ -1,11 +1,13 @@
 "use client";
 
 import Link from "next/link";
+import { ConnectionStateBadge, stateWords } from "@/components/carriers/connection-state";
 import { useDashboard } from "@/components/data/use-dashboard";
 import { failureText } from "@/components/ui/api-client";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { formatAgo, formatDuration, formatInZone, formatNumber } from "@/components/ui/format-time";
 import { Panel } from "@/components/ui/page-header";
+import { CONNECTION_KINDS, CONNECTION_TYPES, type ConnectionType } from "@/lib/carriers/connections/connection-kinds";
 import type { Dashboard } from "@/lib/dashboard/read-dashboard";
 import { MESSAGE_STATUSES, type MessageStatus } from "@/lib/messaging/message-status";
 import type { LiveWorker } from "@/lib/delivery/worker-heartbeat";
@@ -93,48 +95,124 @@ function workerLabel(worker: LiveWorker): { text: string; tone: BadgeTone } {
   return { text: "down", tone: "red" };
 }
 
+/**
+ * The links to the network: the deployment's default connection (its workers), shown only while some of the
+ * account's numbers use it, and the account's own carrier connections with their health.
+ */
 function CarrierPanel({ dashboard, now }: { dashboard: Dashboard; now: number }) {
-  const { workers, configured } = dashboard.carrier;
-  const zone = dashboard.account.timeZone;
+  const { usesDefault, configured } = dashboard.carrier;
   return (
-    <Panel title="Carrier" description={`The link to the network (CARRIER=${configured} on this server).`}>
-      {workers.length === 0 ? (
-        <div className="space-y-2 text-sm">
-          <Badge tone="red">No worker running</Badge>
-          <p className="text-slate-600">
-            Nothing is being sent: queued messages wait until a delivery worker runs. The server runs one unless it was
-            started with <code className="font-mono text-xs">PARLEY_WORKER=false</code>; then start one with{" "}
-            <code className="font-mono text-xs">npm run worker</code>.
-          </p>
-        </div>
+    <Panel title="Carrier" description="The links to the network your numbers send and receive through.">
+      <div className="space-y-5">
+        {usesDefault && (
+          <div>
+            <h3 className="text-sm font-semibold text-slate-800">Default connection</h3>
+            <p className="mb-2 text-xs text-slate-500">
+              CARRIER={configured} on this server, for the numbers not routed to a connection of their own.
+            </p>
+            <DefaultWorkers dashboard={dashboard} now={now} />
+          </div>
+        )}
+        <ConnectionsList dashboard={dashboard} now={now} />
+      </div>
+    </Panel>
+  );
+}
+
+function DefaultWorkers({ dashboard, now }: { dashboard: Dashboard; now: number }) {
+  const { workers } = dashboard.carrier;
+  const zone = dashboard.account.timeZone;
+  if (workers.length === 0)
+    return (
+      <div className="space-y-2 text-sm">
+        <Badge tone="red">No worker running</Badge>
+        <p className="text-slate-600">
+          Nothing is being sent: queued messages wait until a delivery worker runs. The server runs one unless it was
+          started with <code className="font-mono text-xs">PARLEY_WORKER=false</code>; then start one with{" "}
+          <code className="font-mono text-xs">npm run worker</code>.
+        </p>
+      </div>
+    );
+  return (
+    <ul className="space-y-3 text-sm">
+      {workers.map((worker) => {
+        const label = workerLabel(worker);
+        return (
+          <li key={worker.workerId} aria-label={`Worker ${worker.workerId}`}>
+            <div className="flex flex-wrap items-center gap-2">
+              <Badge tone={label.tone}>{label.text}</Badge>
+              <span className="text-slate-600">
+                {worker.carrier !== "simulator" && <span className="font-medium">{worker.carrier} </span>}
+                since{" "}
+                <span title={worker.since}>
+                  {formatInZone(worker.since, zone)} ({formatAgo(worker.since, now)})
+                </span>
+              </span>
+            </div>
+            {worker.detail && worker.carrier !== "simulator" && (
+              <p className="mt-1 font-mono text-xs break-all text-slate-600">{worker.detail}</p>
+            )}
+            <p className="mt-1 text-xs text-slate-400">
+              Worker {worker.workerId} · heartbeat {formatAgo(worker.updatedAt, now)}
+            </p>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function kindLabel(type: string): string {
+  return (CONNECTION_TYPES as readonly string[]).includes(type) ? CONNECTION_KINDS[type as ConnectionType].label : type;
+}
+
+/** The account's own carrier connections and their health, as the worker last recorded it. */
+function ConnectionsList({ dashboard, now }: { dashboard: Dashboard; now: number }) {
+  const { connections } = dashboard;
+  return (
+    <div>
+      <h3 className="mb-2 text-sm font-semibold text-slate-800">Carrier connections</h3>
+      {connections.length === 0 ? (
+        <p className="text-sm text-slate-600">
+          None of the account&apos;s own: every number uses the default connection.{" "}
+          <Link href="/carriers" className="text-indigo-700 underline">
+            Add one
+          </Link>{" "}
+          to send through your own provider account.
+        </p>
       ) : (
-        <ul className="space-y-3 text-sm">
-          {workers.map((worker) => {
-            const label = workerLabel(worker);
+        <ul className="space-y-3 text-sm" aria-label="Carrier connections">
+          {connections.map((connection) => {
+            const detail = stateWords(connection.state, connection.stateDetail);
             return (
-              <li key={worker.workerId} aria-label={`Worker ${worker.workerId}`}>
+              <li key={connection.id}>
                 <div className="flex flex-wrap items-center gap-2">
-                  <Badge tone={label.tone}>{label.text}</Badge>
+                  <ConnectionStateBadge state={connection.state} detail={connection.stateDetail} />
+                  <span className="font-medium break-all text-slate-900">{connection.name}</span>
                   <span className="text-slate-600">
-                    {worker.carrier !== "simulator" && <span className="font-medium">{worker.carrier} </span>}
-                    since{" "}
-                    <span title={worker.since}>
-                      {formatInZone(worker.since, zone)} ({formatAgo(worker.since, now)})
-                    </span>
+                    {kindLabel(connection.type)} · {connection.numbers.toLocaleString()} number
+                    {connection.numbers === 1 ? "" : "s"}
                   </span>
                 </div>
-                {worker.detail && worker.carrier !== "simulator" && (
-                  <p className="mt-1 font-mono text-xs break-all text-slate-600">{worker.detail}</p>
+                {detail && <p className="mt-1 text-xs break-words text-slate-600">{detail}</p>}
+                {connection.stateSince && (
+                  <p className="mt-1 text-xs text-slate-400" title={connection.stateSince}>
+                    {connection.state} since {formatAgo(connection.stateSince, now)}
+                  </p>
                 )}
-                <p className="mt-1 text-xs text-slate-400">
-                  Worker {worker.workerId} · heartbeat {formatAgo(worker.updatedAt, now)}
-                </p>
               </li>
             );
           })}
         </ul>
       )}
-    </Panel>
+      {connections.length > 0 && (
+        <p className="mt-3 text-sm">
+          <Link href="/carriers" className="text-indigo-700 underline">
+            Manage carriers
+          </Link>
+        </p>
+      )}
+    </div>
   );
 }
 

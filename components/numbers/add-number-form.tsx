@@ -8,13 +8,16 @@ import { useFieldErrors } from "@/components/ui/use-field-errors";
 import { formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { provisionNumberInput } from "@/lib/numbers/number-schema";
+import { CarrierSelect } from "./carrier-select";
 
-const FIELDS = ["number", "label"];
+const FIELDS = ["number", "label", "carrier"];
 
 /** "Add number": checked with the schema the route parses with, so each error shows beside its field. */
-export function AddNumberForm() {
+export function AddNumberForm({ carriers }: { carriers: string[] }) {
   const [number, setNumber] = useState("");
   const [label, setLabel] = useState("");
+  // "" is the deployment's default connection; it stays chosen for the next number.
+  const [carrier, setCarrier] = useState("");
   const { errors, setErrors, check, refused, unplaced } = useFieldErrors({ fields: FIELDS, sentence: false });
   const add = useAddNumber({
     onSuccess: () => {
@@ -27,14 +30,18 @@ export function AddNumberForm() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = provisionNumberInput.safeParse({ number, label: label.trim() === "" ? undefined : label });
+    const parsed = provisionNumberInput.safeParse({
+      number,
+      label: label.trim() === "" ? undefined : label,
+      carrier: carrier === "" ? undefined : carrier,
+    });
     if (check(parsed)) add.mutate(parsed.data);
   }
 
   const refusal = unplaced(add.error);
   return (
     <form onSubmit={submit} noValidate className="space-y-3">
-      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start">
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,12rem)_auto] sm:items-start">
         <TextField
           label="Number"
           name="number"
@@ -56,6 +63,7 @@ export function AddNumberForm() {
           error={errors.label}
           hint="Optional: what the number is for."
         />
+        <CarrierSelect carriers={carriers} value={carrier} onChange={setCarrier} error={errors.carrier} />
         <Button type="submit" disabled={add.isPending} className="sm:mt-6">
           {add.isPending ? "Adding…" : "Add number"}
         </Button>

@@ -9,6 +9,7 @@ import { serverFieldErrors, zodFieldErrors } from "@/components/ui/field-errors"
 import { formatNumber, formatTime } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { NUMBER_LIMITS, updateNumberInput, type PortalNumber } from "@/lib/numbers/number-schema";
+import { CarrierSelect } from "./carrier-select";
 
 // One number of the list: a table row on a wide window, a card on a narrow one (each cell then names itself).
 
@@ -21,9 +22,17 @@ function Cell({ label, children, className = "" }: { label: string; children: Re
   );
 }
 
-export function NumberRow({ row, onRelease }: { row: PortalNumber; onRelease: (row: PortalNumber) => void }) {
+export function NumberRow({
+  row,
+  carriers,
+  onRelease,
+}: {
+  row: PortalNumber;
+  carriers: string[];
+  onRelease: (row: PortalNumber) => void;
+}) {
   const [editing, setEditing] = useState(false);
-  if (editing) return <EditRow row={row} onDone={() => setEditing(false)} />;
+  if (editing) return <EditRow row={row} carriers={carriers} onDone={() => setEditing(false)} />;
   return (
     <tr className="block border-b border-slate-100 px-4 py-3 last:border-b-0 md:table-row md:p-0">
       <Cell label="Number">
@@ -34,6 +43,15 @@ export function NumberRow({ row, onRelease }: { row: PortalNumber; onRelease: (r
           <span className="break-words text-slate-800">{row.label}</span>
         ) : (
           <span className="text-slate-400">No label</span>
+        )}
+      </Cell>
+      <Cell label="Carrier">
+        {row.carrier ? (
+          <span className="break-all text-slate-800">{row.carrier}</span>
+        ) : (
+          <span className="text-slate-500" title="The deployment's default connection">
+            Default
+          </span>
         )}
       </Cell>
       <Cell label="Rate">
@@ -78,10 +96,11 @@ export function NumberRow({ row, onRelease }: { row: PortalNumber; onRelease: (r
   );
 }
 
-/** The row as a small form: label and rate, "Save" or "Cancel". */
-function EditRow({ row, onDone }: { row: PortalNumber; onDone: () => void }) {
+/** The row as a small form: label, rate and carrier, "Save" or "Cancel". */
+function EditRow({ row, carriers, onDone }: { row: PortalNumber; carriers: string[]; onDone: () => void }) {
   const [label, setLabel] = useState(row.label);
   const [rate, setRate] = useState(String(row.ratePerSecond));
+  const [carrier, setCarrier] = useState(row.carrier ?? "");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useUpdateNumber(row.number, {
     onSuccess: onDone,
@@ -97,6 +116,8 @@ function EditRow({ row, onDone }: { row: PortalNumber; onDone: () => void }) {
     const parsed = updateNumberInput.safeParse({
       label,
       ratePerSecond: rate.trim() === "" ? undefined : Number(rate),
+      // Sent only when changed; null: back to the deployment's default connection.
+      carrier: carrier === (row.carrier ?? "") ? undefined : carrier === "" ? null : carrier,
     });
     if (!parsed.success) {
       setErrors(zodFieldErrors(parsed, { sentence: false }));
@@ -113,10 +134,10 @@ function EditRow({ row, onDone }: { row: PortalNumber; onDone: () => void }) {
   const unplaced = save.isError && serverFieldErrors(save.error)[""];
   return (
     <tr className="block border-b border-slate-100 bg-indigo-50/40 last:border-b-0 md:table-row">
-      <td colSpan={6} className="block px-4 py-4 md:table-cell">
+      <td colSpan={7} className="block px-4 py-4 md:table-cell">
         <form onSubmit={submit} noValidate aria-label={`Edit ${formatNumber(row.number)}`} className="space-y-3">
           <p className="font-mono font-medium text-slate-900">{formatNumber(row.number)}</p>
-          <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+          <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
             <TextField
               label="Label"
               value={label}
@@ -133,6 +154,7 @@ function EditRow({ row, onDone }: { row: PortalNumber; onDone: () => void }) {
               error={errors.ratePerSecond}
               hint={`Above 0, at most ${NUMBER_LIMITS.maxRatePerSecond}.`}
             />
+            <CarrierSelect carriers={carriers} value={carrier} onChange={setCarrier} error={errors.carrier} />
           </div>
           {unplaced ? <Notice tone="error">{unplaced}</Notice> : null}
           <div className="flex gap-2">

@@ -16,7 +16,7 @@ import { NumberRow } from "./number-row";
 // How often the list (and so each number's queue) is read again while the page is open.
 const REFRESH_MS = 10_000;
 
-export function NumbersScreen({ initial }: { initial: NumbersPage }) {
+export function NumbersScreen({ initial, carriers }: { initial: NumbersPage; carriers: string[] }) {
   const [start, setStart] = useState(0);
   const [releasing, setReleasing] = useState<PortalNumber | null>(null);
   const [released, setReleased] = useState<string | null>(null);
@@ -51,7 +51,7 @@ export function NumbersScreen({ initial }: { initial: NumbersPage }) {
         title="Add number"
         description="Provision a number to this account: it can send from it at once, and texts to it arrive here."
       >
-        <AddNumberForm />
+        <AddNumberForm carriers={carriers} />
       </Panel>
 
       <Panel
@@ -82,6 +82,7 @@ export function NumbersScreen({ initial }: { initial: NumbersPage }) {
                   <tr>
                     <th className="px-4 py-2 font-medium">Number</th>
                     <th className="px-4 py-2 font-medium">Label</th>
+                    <th className="px-4 py-2 font-medium">Carrier</th>
                     <th className="px-4 py-2 font-medium">Rate</th>
                     <th className="px-4 py-2 font-medium">Queued now</th>
                     <th className="px-4 py-2 font-medium">Added</th>
@@ -95,6 +96,7 @@ export function NumbersScreen({ initial }: { initial: NumbersPage }) {
                     <NumberRow
                       key={row.number}
                       row={row}
+                      carriers={carriers}
                       onRelease={(number) => {
                         release.reset();
                         setReleased(null);

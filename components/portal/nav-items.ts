@@ -11,6 +11,7 @@ export const navItems: NavItem[] = [
   { href: "/conversations", label: "Conversations", adminOnly: false },
   { href: "/messages", label: "Messages", adminOnly: false },
   { href: "/numbers", label: "Numbers", adminOnly: true },
+  { href: "/carriers", label: "Carriers", adminOnly: true },
   { href: "/keys", label: "API keys", adminOnly: true },
   { href: "/webhook", label: "Webhook", adminOnly: true },
   { href: "/opt-outs", label: "Opt-outs", adminOnly: true },

@@ -2,17 +2,20 @@ import { requireAdmin } from "@/app/(portal)/require-user";
 import { NumbersScreen } from "@/components/numbers/numbers-screen";
 import { PageHeader } from "@/components/ui/page-header";
 import { getAccountSettings } from "@/lib/accounts/account-settings";
+import { listConnections } from "@/lib/carriers/connections/manage-connections";
 import { listNumbers, toPortalNumber } from "@/lib/numbers/manage-numbers";
 import { NUMBERS_PAGE_SIZE } from "@/lib/numbers/number-schema";
 
 export const metadata = { title: "Numbers · Parley" };
 
-// /numbers (admins): the account's telephone numbers; provision, label, pace and release them.
+// /numbers (admins): the account's telephone numbers; provision, label, pace, route and release them. The carrier
+// picker offers the account's connections by name (nothing else of them reaches the page).
 export default async function Page() {
   const user = await requireAdmin();
-  const [page, account] = await Promise.all([
+  const [page, account, connections] = await Promise.all([
     listNumbers({ accountId: user.accountId, start: 0, count: NUMBERS_PAGE_SIZE }),
     getAccountSettings(user.accountId),
+    listConnections(user.accountId),
   ]);
   return (
     <>
@@ -22,6 +25,7 @@ export default async function Page() {
       />
       <NumbersScreen
         initial={{ numbers: page.numbers.map(toPortalNumber), total: page.total, start: 0, count: NUMBERS_PAGE_SIZE }}
+        carriers={connections.map((c) => c.name)}
       />
     </>
   );
