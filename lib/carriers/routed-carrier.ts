@@ -49,6 +49,7 @@ export class RoutedCarrier implements Carrier {
   private checking: Promise<void> | null = null;
   private healthTimer: NodeJS.Timeout | null = null;
   private lastHealth = new Map<string, string>();
+  private healthPending = false;
 
   constructor(private readonly options: RoutedCarrierOptions) {
     this.name = options.fallback.name;
@@ -99,6 +100,7 @@ export class RoutedCarrier implements Carrier {
       return await (await active.carrier).submit(part, departure);
     } finally {
       active.inFlight -= 1;
+      this.healthSoon();
     }
   }
 
@@ -163,6 +165,16 @@ export class RoutedCarrier implements Carrier {
       await (await active.carrier).stop();
     };
     stop().catch((error: unknown) => this.options.log.warn({ err: error }, "a retired carrier did not stop cleanly"));
+  }
+
+  /** After a send: a connection that went down (or came back) says so at once, not at the next period. */
+  private healthSoon(): void {
+    if (this.healthPending) return;
+    this.healthPending = true;
+    setTimeout(() => {
+      this.healthPending = false;
+      void this.writeHealth();
+    }, 50).unref();
   }
 
   /** Each active connection's health, written when it changed. */

@@ -146,6 +146,12 @@ function create() {
       labelNames: ["carrier", "state"] as const,
       ...fromDatabase,
     }),
+    connectionUp: new Gauge({
+      name: "parley_carrier_connection_up",
+      help: "Each account's carrier connections as the workers last saw them: 1 up, 0 down or disabled, -1 not used yet or connecting",
+      labelNames: ["account", "connection", "type"] as const,
+      ...fromDatabase,
+    }),
   };
 
   // Labelled counters start at 0 for every value they can take, so rate() sees the first event.

@@ -48,3 +48,12 @@ export function readWebhookBacklog(): Promise<BacklogRow[]> {
     `SELECT COUNT(*) AS "events", MIN("nextAttemptAt") AS "due" FROM "WebhookEvent" WHERE "status" = 'pending'`,
   );
 }
+
+/** Every account's carrier connections and their state as the workers last wrote it (a small table). */
+export function readConnectionStates(): Promise<
+  { accountId: string; name: string; type: string; enabled: boolean; state: string }[]
+> {
+  return db().carrierConnection.findMany({
+    select: { accountId: true, name: true, type: true, enabled: true, state: true },
+  });
+}

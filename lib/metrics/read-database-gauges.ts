@@ -1,7 +1,7 @@
 import { env } from "../env";
 import { liveWorkers } from "../delivery/worker-heartbeat";
 import { metrics } from "./define-metrics";
-import { readQueues, readWebhookBacklog } from "./metrics-queries";
+import { readConnectionStates, readQueues, readWebhookBacklog } from "./metrics-queries";
 
 const secondsSince = (at: Date | string | null | undefined, now: number) =>
   at ? Math.max(0, (now - new Date(at).getTime()) / 1000) : 0;
@@ -13,15 +13,16 @@ const secondsSince = (at: Date | string | null | undefined, now: number) =>
  *   numbers beside them, and only for those numbers the oldest waiting message (the index on number, direction,
  *   status). About 40 ms with 100,000 messages waiting on 1,000 numbers, on either database.
  * - the webhook backlog: its count and its earliest due attempt, from the index on status and next attempt alone;
- * - the workers' carrier links: at most 50 heartbeat rows.
+ * - the workers' carrier links: at most 50 heartbeat rows; the accounts' carrier connections, one row each.
  * On SQLite the first two run on a listing reader thread (lib/metrics/metrics-queries.ts): a scrape does not hold up
  * the server's requests. On PostgreSQL the database does the work.
  */
 export async function readDatabaseGauges(now = Date.now()): Promise<void> {
-  const [queues, backlog, workers] = await Promise.all([
+  const [queues, backlog, workers, connections] = await Promise.all([
     readQueues(env().METRICS_QUEUE_NUMBERS),
     readWebhookBacklog(),
     liveWorkers(new Date(now)),
+    readConnectionStates(),
   ]);
 
   // Set together after the reads, so a scrape never shows one gauge reset and another not.
@@ -38,4 +39,9 @@ export async function readDatabaseGauges(now = Date.now()): Promise<void> {
   m.webhookDispatchLag.set(secondsSince(backlog[0]?.due, now));
   m.workers.reset();
   for (const worker of workers) m.workers.inc({ carrier: worker.carrier, state: worker.state });
+  m.connectionUp.reset();
+  for (const c of connections) {
+    const up = !c.enabled || c.state === "down" ? 0 : c.state === "up" ? 1 : -1;
+    m.connectionUp.set({ account: c.accountId, connection: c.name, type: c.type }, up);
+  }
 }

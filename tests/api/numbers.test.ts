@@ -88,7 +88,7 @@ describe("GET /v3/numbers", () => {
     });
     expect(first.json.data.numbers.map((n: { number: string }) => n.number)).toEqual(all.slice(0, 2));
     for (const entry of first.json.data.numbers) {
-      expect(Object.keys(entry).sort()).toEqual(["createdAt", "label", "number", "ratePerSecond"]);
+      expect(Object.keys(entry).sort()).toEqual(["carrier", "createdAt", "label", "number", "ratePerSecond"]);
       expect(entry.createdAt).toMatch(LISTING_TIME);
       expect(entry.ratePerSecond).toBe(1);
     }

@@ -91,7 +91,7 @@ describe("GET /v3/openapi.json", () => {
     const listParams = doc.paths["/numbers"].get.parameters.map((p: Json) => p.name);
     expect(listParams).toEqual(["accountId", "start", "count"]);
     const provision = schemaNamed("ProvisionNumberRequest");
-    expect(Object.keys(provision.properties)).toEqual(["accountId", "number", "label", "ratePerSecond"]);
+    expect(Object.keys(provision.properties)).toEqual(["accountId", "number", "label", "ratePerSecond", "carrier"]);
     expect(provision.required).toEqual(["accountId", "number"]);
     expect(provision.properties.label.maxLength).toBe(100);
     expect(provision.properties.ratePerSecond).toMatchObject({ exclusiveMinimum: 0, maximum: 100 });

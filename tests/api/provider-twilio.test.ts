@@ -3,7 +3,7 @@ import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, randomNumber, releaseFactories, type TestAccount } from "../helpers/factories";
 import { startFakeTwilio, type FakeTwilio } from "../helpers/fake-twilio";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
-import { has, statuses, waitForSdrs } from "../helpers/wait-for";
+import { has, statuses, waitForSdrs, waitUntil } from "../helpers/wait-for";
 
 // A small business on Twilio: a connection added through the admin API, a number routed to it, SMS and MMS sent with
 // the v3 API, Twilio's status callbacks and inbound messages coming back signed. Twilio here is a stand-in holding
@@ -303,5 +303,45 @@ describe("a Twilio connection", () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(twilio.requests.slice(before).filter((r) => r.form.get("To") === `+${to}`)).toHaveLength(1);
+  });
+
+  it("shows on the account's dashboard and in /metrics, down while Twilio keeps failing and up again after", async () => {
+    const dashboard = async () =>
+      (await call(server, "GET", `/api/admin/accounts/${account.accountId}/dashboard`, { headers: account.headers }))
+        .json.data;
+    const seen = await waitUntil(
+      "the connection up on the dashboard",
+      async () => {
+        const d = await dashboard();
+        return d.connections[0]?.state === "up" ? d : null;
+      },
+      10_000,
+    );
+    expect(seen.connections).toEqual([expect.objectContaining({ name: "twilio-main", type: "twilio", numbers: 1 })]);
+    const metricsText = await (await fetch(`${server.baseUrl}/metrics`)).text();
+    const series = metricsText.split("\n").filter((l) => l.startsWith("parley_carrier_connection_up{"));
+    expect(series).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^parley_carrier_connection_up\\{account="${account.accountId}",connection="twilio-main",type="twilio"(,process="server")?\\} 1$`,
+        ),
+      ),
+    ]);
+    twilio.failNext(
+      Array.from({ length: 3 }, () => ({ status: 503, body: { code: 20503, message: "Service Unavailable" } })),
+    );
+    const messageId = await send({ body: "While Twilio is down" });
+    const down = await waitUntil(
+      "the connection down on the dashboard",
+      async () => {
+        const d = await dashboard();
+        return d.connections[0]?.state === "down" ? d.connections[0] : null;
+      },
+      15_000,
+      50,
+    );
+    expect(down.stateDetail).toMatch(/^3 sends in a row failed: 20503 HTTP 503: Service Unavailable$/);
+    await waitForSdrs(server, account, messageId, has("wait_dlr"), 20_000);
+    await waitUntil("the connection up again", async () => (await dashboard()).connections[0]?.state === "up", 10_000);
   });
 });

@@ -2,7 +2,7 @@ import { requireAdmin } from "@/app/(portal)/require-user";
 import { NumbersScreen } from "@/components/numbers/numbers-screen";
 import { PageHeader } from "@/components/ui/page-header";
 import { getAccountSettings } from "@/lib/accounts/account-settings";
-import { listConnections } from "@/lib/carriers/connections/manage-connections";
+import { listConnectionNames } from "@/lib/carriers/connections/manage-connections";
 import { listNumbers, toPortalNumber } from "@/lib/numbers/manage-numbers";
 import { NUMBERS_PAGE_SIZE } from "@/lib/numbers/number-schema";
 
@@ -15,7 +15,7 @@ export default async function Page() {
   const [page, account, connections] = await Promise.all([
     listNumbers({ accountId: user.accountId, start: 0, count: NUMBERS_PAGE_SIZE }),
     getAccountSettings(user.accountId),
-    listConnections(user.accountId),
+    listConnectionNames(user.accountId),
   ]);
   return (
     <>
@@ -25,7 +25,7 @@ export default async function Page() {
       />
       <NumbersScreen
         initial={{ numbers: page.numbers.map(toPortalNumber), total: page.total, start: 0, count: NUMBERS_PAGE_SIZE }}
-        carriers={connections.map((c) => c.name)}
+        carriers={connections}
       />
     </>
   );

@@ -120,6 +120,13 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
       "counts alone). The `Retry-After` header says how many seconds to wait; the refused request did not count. Checked right " +
       "after the credentials. Off unless configured.",
   },
+  ProviderFailure: {
+    appliesTo:
+      "the admin API's carrier actions (/api/admin/accounts/{accountId}/carriers/…: numbers at the provider, search, buy, release)",
+    when:
+      "The carrier's own API (Twilio, Telnyx, Bandwidth, Vonage) refused or failed what Parley asked of it for the admin: " +
+      "`data.error_message` gives the provider's answer in its words (its HTTP status and message). Nothing changed in Parley.",
+  },
   SystemFailure: {
     appliesTo: "all",
     when:

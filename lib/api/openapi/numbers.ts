@@ -69,6 +69,7 @@ export function registerNumbers(registry: OpenAPIRegistry, errorResponses: Error
     number: "14155550100",
     label: "Support line",
     ratePerSecond: 1,
+    carrier: null,
     createdAt: "2026-11-21 22:52:12.123 UTC",
   };
   const updated = {
@@ -103,7 +104,10 @@ export function registerNumbers(registry: OpenAPIRegistry, errorResponses: Error
                 apiVersion: "v3",
                 total: 2,
                 position: 0,
-                numbers: [exampleNumber, { ...exampleNumber, number: "14155550101", label: "", ratePerSecond: 2 }],
+                numbers: [
+                  exampleNumber,
+                  { ...exampleNumber, number: "14155550101", label: "", ratePerSecond: 2, carrier: "twilio-main" },
+                ],
               },
             },
           },

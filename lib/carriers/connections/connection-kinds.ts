@@ -217,9 +217,11 @@ export function readConnectionValues(
       continue;
     }
     if (value === undefined) {
-      const kept = field.secret
-        ? existing?.credentialKeys.includes(field.key)
-        : existing?.settings[field.key] !== undefined;
+      // A secret left empty keeps its saved value; a setting given empty is cleared, so a required one is missing.
+      const cleared = !field.secret && field.key in raw;
+      const kept =
+        !cleared &&
+        (field.secret ? existing?.credentialKeys.includes(field.key) : existing?.settings[field.key] !== undefined);
       if (field.required && !kept) errors[field.key] = `${field.label} is required.`;
       continue;
     }

@@ -119,7 +119,15 @@ export function openConnection(row: ConnectionRow): OpenConnection {
 }
 
 export function viewOf(row: ConnectionRow, numbers: number): ConnectionView {
-  const open = openConnection(row);
+  let open: OpenConnection;
+  let unreadable = false;
+  try {
+    open = openConnection(row);
+  } catch {
+    // Sealed with a key this deployment no longer has: shown, with what to do, instead of failing the page.
+    open = openConnection({ ...row, credentials: "" });
+    unreadable = true;
+  }
   const credentials: Record<string, string> = {};
   for (const [key, value] of Object.entries(open.credentials)) credentials[key] = maskSecret(value);
   return {
@@ -130,8 +138,10 @@ export function viewOf(row: ConnectionRow, numbers: number): ConnectionView {
     settings: open.settings,
     credentials,
     ...connectionUrls(row.id),
-    state: row.enabled ? row.state : "disabled",
-    stateDetail: row.stateDetail,
+    state: unreadable ? "down" : row.enabled ? row.state : "disabled",
+    stateDetail: unreadable
+      ? "its credentials cannot be opened with this deployment's secret key: enter them again"
+      : row.stateDetail,
     stateSince: row.stateSince?.toISOString() ?? null,
     numbers,
     createdAt: row.createdAt.toISOString(),
@@ -152,6 +162,16 @@ export async function listConnections(accountId: string): Promise<ConnectionView
   const rows = await db().carrierConnection.findMany({ where: { accountId }, orderBy: { name: "asc" } });
   const counts = await numbersOn(rows.map((r) => r.id));
   return rows.map((row) => viewOf(row, counts.get(row.id) ?? 0));
+}
+
+/** The names of an account's connections, for pickers (nothing else of them, no secret opened). */
+export async function listConnectionNames(accountId: string): Promise<string[]> {
+  const rows = await db().carrierConnection.findMany({
+    where: { accountId },
+    orderBy: { name: "asc" },
+    select: { name: true },
+  });
+  return rows.map((r) => r.name);
 }
 
 /** An account's connection by id or by name (the CLI names them); NotFound otherwise, whoever else holds it. */
@@ -243,7 +263,12 @@ export async function updateConnection(
   } & Acting,
 ): Promise<ConnectionView> {
   const row = await findConnectionRow(input.accountId, input.idOrName);
-  const open = openConnection(row);
+  let open: OpenConnection;
+  try {
+    open = openConnection(row);
+  } catch {
+    open = openConnection({ ...row, credentials: "" }); // unreadable secrets: entered again here
+  }
   const name = input.name === undefined ? row.name : parseName(input.name);
   if (input.enabled !== undefined && typeof input.enabled !== "boolean")
     throw new ApiError("InvalidRequest", { detail: "enabled is true or false", field: "enabled" });
