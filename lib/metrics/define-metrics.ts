@@ -96,7 +96,7 @@ function create() {
     }),
     submitWindowSize: new Gauge({
       name: "parley_carrier_submit_window_size",
-      help: "The most submits that may wait for the carrier's answer at once (SMPP_WINDOW)",
+      help: "The most submits that may wait for the carrier's answer at once (SMPP_WINDOW for each bind that can send)",
       labelNames: ["carrier"] as const,
       ...inProcess,
       collect() {
