@@ -9,7 +9,8 @@ import type { Provider } from "./provider";
  *   sent with it, under ids derived from the message's (`<messageId>~<n>`); the status callback answers them all.
  * - 4xx: the message fails with the provider's reason. 429, 5xx and a connection that cannot be made: another try
  *   later, no sooner than the provider's Retry-After. No answer at all (a timeout): the message may have left, so it
- *   is not sent again; it is recorded as sent with that doubt said in its SDR, and settles if a callback comes.
+ *   is not sent again; it is recorded as sent with that doubt said in its SDR (its provider id unknown, it ends
+ *   expired after its validity).
  * - The connection counts as down after DOWN_AFTER submits in a row failed for its own sake (unreachable, 5xx, 429,
  *   no answer), and up again at the next success.
  * - Callbacks come to the server's routes, not here: start() has nothing to listen to.
