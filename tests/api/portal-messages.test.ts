@@ -251,8 +251,9 @@ describe("GET /api/admin/accounts/{accountId}/dashboard", () => {
       oldestPendingAt: null,
       failedEvents: 0,
     });
-    // The server runs no worker in this suite.
-    expect(data.carrier).toEqual({ configured: "simulator", workers: [] });
+    // The server runs no worker in this suite; the account's numbers are on the default connection, it has no other.
+    expect(data.carrier).toEqual({ configured: "simulator", usesDefault: true, workers: [] });
+    expect(data.connections).toEqual([]);
   });
 
   it("shows the carrier state a worker wrote within the last 30 s, and forgets an older one", async () => {
