@@ -191,7 +191,7 @@ test("a message sent through the API leaves through Twilio, and its status callb
     .toBe("delivered");
 });
 
-test("an inbound MMS callback arrives in the conversation with its picture; a forged one is refused", async () => {
+test("an inbound MMS callback arrives in the conversation with its picture, and the reply leaves through Twilio; a forged one is refused", async () => {
   await page.goto(server.baseUrl + "/carriers");
   const inbound = await urlOf("Inbound URL");
   const params = {
@@ -214,6 +214,16 @@ test("an inbound MMS callback arrives in the conversation with its picture; a fo
   await expect(page.getByRole("img", { name: "Attached image" })).toHaveAttribute("src", "https://example.com/cat.jpg");
   await expect(page.getByText("Forged")).toHaveCount(0);
   await shot("conversation");
+
+  // The reply from the thread leaves through Twilio too: the number is routed there, whoever sends.
+  const before = fake.sent.length;
+  await page.getByRole("textbox", { name: "Message" }).fill("Lovely cat! See you at 10:00.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await fake.waitForSends(before + 1);
+  const reply = fake.sent.at(-1)!;
+  expect(reply.form.get("To")).toBe(PHONE);
+  expect(reply.form.get("From")).toBe(plus(demo.numbers[0]!));
+  expect(reply.form.get("Body")).toBe("Lovely cat! See you at 10:00.");
 });
 
 test("Numbers at provider lists Twilio's numbers, imports one and buys another", async () => {
