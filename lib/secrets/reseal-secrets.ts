@@ -1,6 +1,7 @@
 import { db } from "../db/client";
 import { openTotpSecret, sealTotpSecret } from "../auth/two-factor-secret";
 import { openWebhookSecret, sealWebhookSecret } from "../webhooks/seal-webhook-secret";
+import { needsReseal, openSecret, sealSecret } from "./secret-box";
 
 // `parley secrets reseal`: every stored secret sealed again under the current PARLEY_SECRET_KEY, after a key rotation
 // (docs/SECURITY.md) or to seal values stored before there was one (legacy TOTP keys, plain webhook secrets). A value
@@ -19,6 +20,8 @@ export interface ResealCounts {
 export interface ResealReport {
   totpKeys: ResealCounts;
   webhookSecrets: ResealCounts;
+  /** Carrier connections' credentials (one sealed value per connection). */
+  carrierCredentials: ResealCounts;
 }
 
 type Opened = { plain: string; reseal: boolean } | null;
@@ -59,5 +62,19 @@ export async function resealSecrets(): Promise<ResealReport> {
     async (id, stored, secret) =>
       (await db().webhookSecret.updateMany({ where: { id, secret: stored }, data: { secret } })).count,
   );
-  return { totpKeys, webhookSecrets };
+  const carrierRows = await db().carrierConnection.findMany({
+    where: { credentials: { not: "" } },
+    select: { id: true, credentials: true },
+  });
+  const carrierCredentials = await resealRows(
+    carrierRows.map((r) => ({ key: r.id, stored: r.credentials })),
+    (stored, id) => {
+      const plain = openSecret(stored, `carrier:${id}`);
+      return plain === null ? null : { plain, reseal: needsReseal(stored) };
+    },
+    (plain, id) => sealSecret(plain, `carrier:${id}`),
+    async (id, stored, credentials) =>
+      (await db().carrierConnection.updateMany({ where: { id, credentials: stored }, data: { credentials } })).count,
+  );
+  return { totpKeys, webhookSecrets, carrierCredentials };
 }

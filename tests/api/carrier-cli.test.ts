@@ -71,6 +71,10 @@ describe("parley carrier", () => {
     const row = await db().carrierConnection.findUniqueOrThrow({ where: { id: added.id } });
     expect(row.credentials).toMatch(/^v2\./);
     expect(row.credentials).not.toContain(twilio.authToken);
+    // Covered by the key rotation's reseal: already under the current key, and it opens.
+    const reseal = await parley(["secrets", "reseal", "--json"]);
+    expect(reseal.code, reseal.stderr).toBe(0);
+    expect(JSON.parse(reseal.stdout).carrierCredentials).toEqual({ resealed: 0, current: 1, unreadable: 0 });
   }, 60_000);
 
   it("lists, tests, refuses bad input with one line, and routes numbers with --carrier", async () => {
