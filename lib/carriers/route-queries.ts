@@ -1,5 +1,5 @@
 import { db } from "../db/client";
-import { openConnection, type OpenConnection } from "./connections/manage-connections";
+import { openConnectionIfReadable, type OpenConnection } from "./connections/manage-connections";
 
 /** The numbers routed to a connection (number → connection id), and those connections with their secrets. */
 export async function loadRoutes(): Promise<{ routes: Map<string, string>; connections: Map<string, OpenConnection> }> {
@@ -10,12 +10,9 @@ export async function loadRoutes(): Promise<{ routes: Map<string, string>; conne
   ]);
   const connections = new Map<string, OpenConnection>();
   for (const row of rows) {
-    try {
-      connections.set(row.id, openConnection(row));
-    } catch {
-      // credentials that cannot be opened (another secret key): the connection's numbers wait, as if disabled
-      connections.set(row.id, { ...openConnection({ ...row, credentials: "" }), enabled: false });
-    }
+    // Credentials that cannot be opened (another secret key): the connection's numbers wait, as if disabled.
+    const { open, unreadable } = openConnectionIfReadable(row);
+    connections.set(row.id, unreadable ? { ...open, enabled: false } : open);
   }
   return { routes: new Map(numbers.map((n) => [n.number, n.carrierId!])), connections };
 }

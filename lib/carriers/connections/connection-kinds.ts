@@ -169,7 +169,7 @@ export function checkFieldValue(field: ConnectionField, raw: unknown): { value?:
     return { value: n };
   }
   if (typeof raw !== "string") return { error: `${field.label} must be text.` };
-  const value = field.format === "multiline" ? raw.trim() : raw.trim();
+  const value = raw.trim();
   if (value.length > (field.format === "multiline" ? MAX_VALUE.multiline : MAX_VALUE.other))
     return { error: `${field.label} is too long.` };
   if (field.format === "choice" && !field.choices!.includes(value))

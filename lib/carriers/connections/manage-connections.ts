@@ -118,16 +118,20 @@ export function openConnection(row: ConnectionRow): OpenConnection {
   };
 }
 
-export function viewOf(row: ConnectionRow, numbers: number): ConnectionView {
-  let open: OpenConnection;
-  let unreadable = false;
+/**
+ * A connection whose credentials may be sealed with a key this deployment no longer has: then opened without them
+ * (`unreadable`), so that it can be shown with what to do, entered again, and kept from sending.
+ */
+export function openConnectionIfReadable(row: ConnectionRow): { open: OpenConnection; unreadable: boolean } {
   try {
-    open = openConnection(row);
+    return { open: openConnection(row), unreadable: false };
   } catch {
-    // Sealed with a key this deployment no longer has: shown, with what to do, instead of failing the page.
-    open = openConnection({ ...row, credentials: "" });
-    unreadable = true;
+    return { open: openConnection({ ...row, credentials: "" }), unreadable: true };
   }
+}
+
+export function viewOf(row: ConnectionRow, numbers: number): ConnectionView {
+  const { open, unreadable } = openConnectionIfReadable(row);
   const credentials: Record<string, string> = {};
   for (const [key, value] of Object.entries(open.credentials)) credentials[key] = maskSecret(value);
   return {
@@ -263,12 +267,7 @@ export async function updateConnection(
   } & Acting,
 ): Promise<ConnectionView> {
   const row = await findConnectionRow(input.accountId, input.idOrName);
-  let open: OpenConnection;
-  try {
-    open = openConnection(row);
-  } catch {
-    open = openConnection({ ...row, credentials: "" }); // unreadable secrets: entered again here
-  }
+  const { open } = openConnectionIfReadable(row); // unreadable secrets are entered again here
   const name = input.name === undefined ? row.name : parseName(input.name);
   if (input.enabled !== undefined && typeof input.enabled !== "boolean")
     throw new ApiError("InvalidRequest", { detail: "enabled is true or false", field: "enabled" });

@@ -42,7 +42,13 @@ function unsupported(connection: OpenConnection, what: string): never {
 }
 
 export async function listProviderNumbers(accountId: string, idOrName: string): Promise<HeldAtProvider[]> {
-  const { connection, provider } = await providerOf(accountId, idOrName);
+  return heldAtProvider(accountId, await providerOf(accountId, idOrName));
+}
+
+async function heldAtProvider(
+  accountId: string,
+  { connection, provider }: { connection: OpenConnection; provider: Provider },
+): Promise<HeldAtProvider[]> {
   if (!provider.listNumbers) unsupported(connection, "list the provider's numbers");
   const numbers = await provider.listNumbers().catch(providerFailure);
   const held = await db().phoneNumber.findMany({
@@ -71,7 +77,7 @@ export async function importProviderNumbers(
 ): Promise<{ imported: string[]; skipped: { number: string; why: string }[] }> {
   const { connection, provider } = await providerOf(input.accountId, input.idOrName);
   if (!provider.listNumbers || !provider.configureNumber) unsupported(connection, "import numbers");
-  const listed = await listProviderNumbers(input.accountId, connection.id);
+  const listed = await heldAtProvider(input.accountId, { connection, provider });
   const wanted = input.numbers?.map((n) => validTn(n) ?? n.replace(/\D/g, ""));
   const imported: string[] = [];
   const skipped: { number: string; why: string }[] = [];

@@ -1,6 +1,6 @@
-import { timingSafeEqual } from "node:crypto";
 import type { InboundMessage } from "../carrier";
-import { basicAuth, digitsOf, expectOk, providerRequest, sendOutcome, withPlus } from "./provider-fetch";
+import { basicAuth, digitsOf, expectOk, providerRequest, sameSecret, sendOutcome } from "./provider-fetch";
+import { withPlus } from "../../messaging/phone-number";
 import type { CallbackKind, CallbackRequest, Provider, ProviderContext, StatusUpdate, Verification } from "./provider";
 
 // Bandwidth's Messaging API v2 with plain fetch: JSON requests to messaging.bandwidth.com. Its API credentials are
@@ -75,12 +75,6 @@ export function bandwidthChallenge(): Response {
  */
 export function bandwidthFailureStatus(errorCode: string): "failed" | "undelivered" {
   return /^([45][679]\d\d|9\d\d\d)$/.test(errorCode) ? "undelivered" : "failed";
-}
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function reason(json: unknown): { code: string; detail: string } {
@@ -198,7 +192,7 @@ export const bandwidthProvider = (context: ProviderContext): Provider => {
         return { ok: false, reason: "the connection has no callback username and password" };
       const given = Buffer.from(match[1] ?? "", "base64").toString("utf-8");
       // The pair compared as one string: the time taken says nothing of which half is wrong.
-      const good = same(given, `${callbackUsername}:${callbackPassword}`);
+      const good = sameSecret(given, `${callbackUsername}:${callbackPassword}`);
       return good ? { ok: true } : { ok: false, reason: "the callback's username or password is wrong" };
     },
 

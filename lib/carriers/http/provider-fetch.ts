@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import { ProviderError, type ProviderSend } from "./provider";
 
 // One HTTP request to a provider, and its answer classified the way delivery needs it: taken, refused (4xx: the
@@ -120,8 +121,11 @@ export function basicAuth(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 }
 
-export function withPlus(digits: string): string {
-  return digits.startsWith("+") ? digits : `+${digits}`;
+/** Two secrets (a signature, a pair of credentials) compared in constant time. */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export function digitsOf(number: string): string {

@@ -1,6 +1,7 @@
 import { createPublicKey, verify } from "node:crypto";
 import type { InboundMessage } from "../carrier";
-import { digitsOf, expectOk, providerRequest, sendOutcome, withPlus } from "./provider-fetch";
+import { digitsOf, expectOk, providerRequest, sendOutcome } from "./provider-fetch";
+import { withPlus } from "../../messaging/phone-number";
 import type {
   CallbackRequest,
   Provider,

@@ -1,6 +1,7 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 import type { InboundMessage } from "../carrier";
-import { basicAuth, digitsOf, expectOk, providerRequest, sendOutcome, withPlus } from "./provider-fetch";
+import { basicAuth, digitsOf, expectOk, providerRequest, sameSecret, sendOutcome } from "./provider-fetch";
+import { withPlus } from "../../messaging/phone-number";
 import type {
   CallbackRequest,
   Provider,
@@ -50,12 +51,6 @@ export function twilioSignature(authToken: string, url: string, params: URLSearc
   let data = url;
   for (const name of names) for (const value of [...new Set(params.getAll(name))].sort()) data += name + value;
   return createHmac("sha1", authToken).update(Buffer.from(data, "utf-8")).digest("base64");
-}
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function reason(json: unknown): { code: string; detail: string } {
@@ -121,7 +116,7 @@ export const twilioProvider = (context: ProviderContext): Provider => {
       const header = request.headers.get("x-twilio-signature");
       if (!header) return { ok: false, reason: "no X-Twilio-Signature header" };
       const params = new URLSearchParams(request.body);
-      if (!same(header, twilioSignature(token, request.url, params)))
+      if (!sameSecret(header, twilioSignature(token, request.url, params)))
         return { ok: false, reason: "X-Twilio-Signature does not match" };
       return { ok: true };
     },

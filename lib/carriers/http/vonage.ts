@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import { tokenGenerate, verifySignature } from "@vonage/jwt";
 import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
 import type { InboundMessage } from "../carrier";
-import { basicAuth, digitsOf, expectOk, providerRequest, sendOutcome } from "./provider-fetch";
+import { basicAuth, digitsOf, expectOk, providerRequest, sameSecret, sendOutcome } from "./provider-fetch";
 import type {
   CallbackRequest,
   Provider,
@@ -219,8 +219,7 @@ export const vonageProvider = (context: ProviderContext): Provider => {
         return { ok: false, reason: `the callback's JWT was issued ${Math.floor(now - claims.iat)} s ago` };
       if (claims.payload_hash !== undefined) {
         const hash = createHash("sha256").update(request.body, "utf-8").digest("hex");
-        const given = Buffer.from(String(claims.payload_hash).toLowerCase());
-        if (given.length !== hash.length || !timingSafeEqual(given, Buffer.from(hash)))
+        if (!sameSecret(String(claims.payload_hash).toLowerCase(), hash))
           return { ok: false, reason: "the callback's body does not match the JWT's payload_hash" };
       }
       return { ok: true };
