@@ -10,7 +10,8 @@ import { logger } from "./lib/log";
 import { prepareDatabase } from "./lib/boot/prepare-database";
 import { disconnectDb } from "./lib/db/client";
 import { describeDemo, ensureDemo, type DemoCredentials } from "./lib/accounts/create-demo";
-import { sendWebResponse, toHandlerRequest } from "./lib/http/node-bridge";
+import { sendWebResponse, toHandlerRequest, toStreamingRequest } from "./lib/http/node-bridge";
+import { serveMediaRequest } from "./lib/media/serve-media-request";
 import { requestIdFrom } from "./lib/api/request-id";
 import { ApiError } from "./lib/api/api-error";
 import { appRoutePatterns } from "./lib/http/app-route-patterns";
@@ -37,10 +38,13 @@ import * as numbersRoute from "./app/v3/numbers/route";
 import * as numberRoute from "./app/v3/numbers/[number]/route";
 import * as unknownRoute from "./app/v3/[...path]/route";
 import * as openapiRoute from "./app/v3/openapi.json/route";
+import * as mediaRoute from "./app/v3/media/route";
 import { processSingleton } from "./lib/process-singletons";
 
 /** A carrier connection's callback addresses (app/carriers/[connectionId]/{status,inbound}). */
 const CARRIER_CALLBACK = /^\/carriers\/cc_[A-Za-z0-9]{20}\/(status|inbound)$/;
+/** A medium's address (lib/media/media-ids.ts): anything else under /media/ is the same 404. */
+const MEDIA_PATH = /^\/media\/[^/]+$/;
 
 const NEXT_INTERNAL_HEADER =
   /^(rsc|next-[a-z-]+|x-nextjs-[a-z-]+|x-middleware-[a-z-]+|x-invoke-[a-z-]+|x-matched-path|x-now-route-matches|x-prerender-revalidate[a-z-]*|if-(none-)?match|if-(un)?modified-since|if-range|range)$/;
@@ -60,6 +64,7 @@ function matchV3(pathname: string): { module: RouteModule; params: Record<string
   if (more.length === 0 && first === "messages") return { module: messagesRoute, params: {} };
   if (more.length === 0 && first === "openapi.json") return { module: openapiRoute, params: {} };
   if (more.length === 0 && first === "numbers") return { module: numbersRoute, params: {} };
+  if (more.length === 0 && first === "media") return { module: mediaRoute, params: {} };
   if (more.length === 1 && first === "numbers") return { module: numberRoute, params: { number: decoded[1]! } };
   if (more.length === 2 && first === "sdrs")
     return { module: sdrsRoute, params: { accountId: decoded[1]!, messageId: decoded[2]! } };
@@ -117,6 +122,8 @@ async function main(): Promise<void> {
       return;
     }
     if (pathname === "/metrics") return serveMetrics(req, res);
+    // Media by their unguessable ids, for carriers, webhook receivers and the portal alike (no session).
+    if (MEDIA_PATH.test(pathname)) return serveMediaRequest(req, res, pathname.slice("/media/".length));
     const route = fastPath ? matchV3(pathname) : null;
     const handler = route ? (route.module[method] as Handler | undefined) : undefined;
     if (route && !handler && method !== "HEAD") {
@@ -125,8 +132,17 @@ async function main(): Promise<void> {
       return;
     }
     if (route && handler) {
+      // An upload may come from the portal with its session cookie: the same origin check as the portal's own routes.
+      const crossSite = route.module === mediaRoute ? crossSiteRefusal(req) : null;
+      if (crossSite) {
+        writeEnvelope(res, new ApiError("CrossSiteRequest", { detail: crossSite }), method, requestId);
+        return;
+      }
       try {
-        const request = await toHandlerRequest(req, publicUrl(), config.MAX_BODY_BYTES);
+        const request =
+          route.module === mediaRoute
+            ? toStreamingRequest(req, publicUrl())
+            : await toHandlerRequest(req, publicUrl(), config.MAX_BODY_BYTES);
         await sendWebResponse(res, await handler(request, { params: Promise.resolve(route.params) }));
       } catch (error) {
         log.error({ err: error, reqId: requestId }, "fast path failure");
@@ -144,7 +160,9 @@ async function main(): Promise<void> {
     // The portal and its admin API are authenticated by a cookie the browser adds to any request: a state-changing
     // one sent by a page on another origin is refused here, before any route sees it (/v3 takes API keys only).
     // Carriers' callbacks (/carriers/{id}/status|inbound) are authenticated by the provider's signature alone.
-    const byCredentials = pathname === "/v3" || pathname.startsWith("/v3/") || CARRIER_CALLBACK.test(pathname);
+    const byCredentials =
+      ((pathname === "/v3" || pathname.startsWith("/v3/")) && pathname !== "/v3/media") ||
+      CARRIER_CALLBACK.test(pathname);
     const crossSite = byCredentials ? null : crossSiteRefusal(req);
     if (crossSite) {
       const refusal = { reason: crossSite, what: `${method} ${pathname}`, ip: req.headers[CLIENT_IP_HEADER] as string };
@@ -237,7 +255,20 @@ async function main(): Promise<void> {
     },
     last: disconnectDb,
   });
-  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  await new Promise<void>((resolve, reject) => {
+    // A port another program holds is a failed start, said plainly, not a server waiting forever.
+    const failed = (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(`port ${config.PORT} on ${config.HOST} is in use by another program (choose another with PORT)`)
+          : error,
+      );
+    server.once("error", failed);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off("error", failed);
+      resolve();
+    });
+  });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   announceListening(port);

@@ -102,6 +102,41 @@ const schema = z.object({
   SMPP_ENQUIRE_LINK_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
   SMPP_BINDS: z.coerce.number().int().min(1).max(16).default(1),
   SMPP_BIND_MODE: z.enum(["transceiver", "transmitter-receiver"]).default("transceiver"),
+  // MMS media (docs/MEDIA.md). Where Parley keeps its copy of every medium: "" (the data directory's media/ folder), a
+  // folder (file:/var/lib/parley/media or a path), or an S3-compatible bucket (s3://bucket/prefix).
+  MEDIA_STORE: z.string().default(""),
+  // S3-compatible stores: the endpoint (empty: AWS itself), region, credentials (empty: the AWS SDK's own chain) and
+  // path-style addressing (MinIO, Ceph, most self-hosted stores).
+  MEDIA_S3_ENDPOINT: unsetIfEmpty(z.url().optional()),
+  MEDIA_S3_REGION: z.string().default("us-east-1"),
+  MEDIA_S3_ACCESS_KEY_ID: unsetIfEmpty(z.string().optional()),
+  MEDIA_S3_SECRET_ACCESS_KEY: unsetIfEmpty(z.string().optional()),
+  MEDIA_S3_FORCE_PATH_STYLE: boolean.default(true),
+  // Fetching media from loopback or private addresses (closed networks, tests); unset: WEBHOOK_ALLOW_PRIVATE's value.
+  MEDIA_ALLOW_PRIVATE: unsetIfEmpty(boolean.optional()),
+  // The most one medium may weigh when uploaded or fetched (refused while streaming, before it is all read).
+  MEDIA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(25 * 1024 * 1024),
+  // What the default connection's MMS carry (a connection's own settings may say otherwise): an image is fitted
+  // under the first, a message's media together must stay under the second.
+  MEDIA_IMAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(10_000)
+    .max(100 * 1024 * 1024)
+    .default(600 * 1024),
+  MEDIA_MESSAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(10_000)
+    .max(100 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
+  // How long fetching one medium may take in all (connecting, redirects and the body).
+  MEDIA_FETCH_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(30),
   // Webhooks (docs/WEBHOOKS.md). Loopback, private, link-local and metadata addresses are refused unless allowed
   // here: local development and tests point webhooks at 127.0.0.1.
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
@@ -194,6 +229,12 @@ export function env(): Env {
   }
   cached = parsed.data;
   return cached;
+}
+
+/** Whether media may be fetched from loopback and private addresses: MEDIA_ALLOW_PRIVATE, else WEBHOOK_ALLOW_PRIVATE. */
+export function mediaAllowPrivate(): boolean {
+  const e = env();
+  return e.MEDIA_ALLOW_PRIVATE ?? e.WEBHOOK_ALLOW_PRIVATE;
 }
 
 /** Forgets the parsed environment (tests that point the process at another database call this). */

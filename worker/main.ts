@@ -9,6 +9,7 @@ import { disconnectDb } from "../lib/db/client";
 import { startConfiguredWorker } from "../lib/delivery/start-worker";
 import { startConfiguredDispatcher } from "../lib/webhooks/start-dispatcher";
 import { startConfiguredRetention } from "../lib/retention/start-retention";
+import { startConfiguredMediaWorker } from "../lib/media/media-worker";
 import { stopOnSignals } from "../lib/boot/stop-on-signals";
 import { startWorkerMetrics } from "../lib/metrics/serve-metrics";
 import { metrics } from "../lib/metrics/define-metrics";
@@ -16,6 +17,10 @@ import type { WorkerMessage } from "../lib/boot/worker-child";
 import { fanOutKind, installAnnouncer, throttleAnnouncements } from "../lib/realtime/announce-changes";
 
 async function main(): Promise<void> {
+  // Started by a server: when it is gone (the IPC channel closes however it ended, even by SIGKILL, and also while
+  // this worker still starts, e.g. the server's own start failed), this worker stops as on SIGTERM: cleanly once
+  // its stop is installed, at once before that.
+  if (process.send) process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
   bootstrapEnv();
   // Started by a server that listens already: its address is this worker's public URL too (without PUBLIC_URL).
   if (process.env.PARLEY_SERVER_PORT) announceListening(Number(process.env.PARLEY_SERVER_PORT));
@@ -32,6 +37,7 @@ async function main(): Promise<void> {
   const worker = await startConfiguredWorker();
   const webhooks = startConfiguredDispatcher();
   const retention = startConfiguredRetention();
+  const media = startConfiguredMediaWorker();
   // This process's counters (parts submitted, receipts, webhook attempts, its carrier link) on its own port.
   const { METRICS_WORKER_PORT: metricsPort, HOST: host } = env();
   const metricsServer = metricsPort === undefined ? null : await startWorkerMetrics(metricsPort, host);
@@ -45,6 +51,7 @@ async function main(): Promise<void> {
       worker: () => worker.stop(),
       webhooks: () => webhooks.stop(),
       retention: () => retention.stop(),
+      media: () => media.stop(),
       metrics: async () => metricsServer?.server.close(),
     },
     last: disconnectDb,
@@ -58,8 +65,7 @@ async function main(): Promise<void> {
 }
 
 /**
- * Started by a server (lib/boot/worker-child.ts): says it is ready, answers its requests for metrics, and stops as
- * on SIGTERM when the server is gone (the IPC channel closes however the server ended, even by SIGKILL).
+ * Started by a server (lib/boot/worker-child.ts): says it is ready and answers its requests for metrics.
  */
 function answerServer(workerId: string): void {
   process.on("message", (message: { type?: string; requestId?: number; port?: number }) => {
@@ -71,7 +77,6 @@ function answerServer(workerId: string): void {
       .then((series) => tellServer({ type: "metrics", requestId, metrics: series }))
       .catch((error: unknown) => logger().warn({ err: error }, "metrics for the server could not be collected"));
   });
-  process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
   tellServer({ type: "ready", workerId });
 }
 

@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
 import { requireSignedIn } from "@/app/(portal)/require-user";
 import { PortalViewerProvider } from "@/components/portal/portal-context";
+import { PortalMain } from "@/components/portal/portal-main";
 import { Sidebar } from "@/components/portal/sidebar";
 import { QueryProvider } from "@/components/ui/query-provider";
-import { accountName } from "@/lib/accounts/account-settings";
+import { getAccountSettings } from "@/lib/accounts/account-settings";
 import { env } from "@/lib/env";
 
 export const dynamic = "force-dynamic";
@@ -11,23 +12,25 @@ export const dynamic = "force-dynamic";
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   // Not requireUser: the Profile page, where a user enrols in two-factor, is inside this layout too.
   const user = await requireSignedIn();
+  const account = await getAccountSettings(user.accountId);
   const viewer = {
     userId: user.id,
     email: user.email,
     name: user.name,
     role: user.role,
     accountId: user.accountId,
-    accountName: await accountName(user.accountId),
+    accountName: account.name,
+    timeZone: account.timeZone,
   };
   return (
     <PortalViewerProvider viewer={viewer}>
       <QueryProvider>
         <div className="min-h-screen md:flex">
           {/* The column keeps the sidebar's colour down the whole page; the sidebar itself stays in view. */}
-          <div className="bg-slate-900 md:w-56 md:shrink-0">
+          <div className="bg-gray-900 md:w-56 md:shrink-0">
             <Sidebar showSimulator={env().CARRIER === "simulator"} />
           </div>
-          <main className="mx-auto w-full max-w-6xl min-w-0 px-4 py-6 sm:px-6 md:py-8">{children}</main>
+          <PortalMain>{children}</PortalMain>
         </div>
       </QueryProvider>
     </PortalViewerProvider>

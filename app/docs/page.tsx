@@ -13,6 +13,7 @@ import {
   numbersReleaseExamples,
   sdrExamples,
   sendExamples,
+  mediaUploadExamples,
 } from "@/components/docs/curl-examples";
 import { EndpointSection } from "@/components/docs/endpoint-section";
 import { ErrorCodeList } from "@/components/docs/error-code-list";
@@ -57,7 +58,7 @@ const TOC = [
 
 function Table({ head, rows }: { head: string[]; rows: string[][] }) {
   return (
-    <div className="my-4 overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <div tabIndex={0} className="my-4 overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className="w-full border-collapse text-left text-sm">
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
           <tr>
@@ -337,6 +338,14 @@ export default function DocsPage() {
             <JsonBlock title="Response" value={responseExample(operation(doc, "delete", "/numbers/{number}"), "200")} />
           </EndpointSection>
 
+          <EndpointSection doc={doc} method="post" path="/media" id="upload-media" curl={mediaUploadExamples(base)}>
+            <SubHeading>Response</SubHeading>
+            <p className="mt-2 leading-relaxed text-slate-700">
+              <InlineText text="200 `MediaUploadSuccessful`. Name `data.url` in a send's `media`; it is served at `/media/{mediaId}` without credentials." />
+            </p>
+            <JsonBlock title="Response" value={responseExample(operation(doc, "post", "/media"), "200")} />
+          </EndpointSection>
+
           <EndpointSection
             doc={doc}
             method="put"
@@ -364,7 +373,7 @@ export default function DocsPage() {
                 id={`sdr-${s.status}`}
                 className="flex gap-3 rounded-md border border-slate-200 bg-white px-4 py-2 text-sm"
               >
-                <span className="w-6 shrink-0 text-right font-mono text-slate-400">{i + 1}.</span>
+                <span className="w-6 shrink-0 text-right font-mono text-slate-500">{i + 1}.</span>
                 <code className="w-32 shrink-0 font-mono font-semibold text-slate-900">{s.status}</code>
                 <span className="text-slate-700">
                   <InlineText text={s.meaning} />

@@ -193,8 +193,10 @@ export function ConnectionForm({
           />
         ))}
       </div>
-      {kind.fields.length === 0 ? (
-        <p className="text-sm text-slate-600">Nothing to set: the simulator needs no address or credentials.</p>
+      {kind.fields.every((field) => !field.required) ? (
+        <p className="text-sm text-slate-600">
+          Nothing to set: the simulator needs no address or credentials (the MMS limits are optional).
+        </p>
       ) : null}
       {refusal ? <Notice tone="error">{refusal}</Notice> : null}
       <div className="flex gap-2">

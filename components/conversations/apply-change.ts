@@ -3,7 +3,8 @@ import { keys } from "@/components/ui/query-keys";
 import { statusRank } from "@/lib/messaging/message-status";
 import type { MessageChange, ThreadMessage } from "@/lib/realtime/change-schema";
 import type { SimulatorMessage, SimulatorThread } from "@/lib/carriers/simulator/phone-simulator-schema";
-import { PENDING_PREFIX, PENDING_STATUS, type ThreadData } from "./thread-types";
+import type { Attachment } from "@/lib/media/attachment";
+import { PENDING_PREFIX, PENDING_STATUS, type ThreadData, type ThreadMessageView } from "./thread-types";
 
 // The one reducer of the live view: live events, the catch-up after a reconnect and the composer's own sends all go
 // through applyChange, so the paths cannot disagree. It is idempotent: a change seen twice (two servers, a replay
@@ -12,9 +13,11 @@ import { PENDING_PREFIX, PENDING_STATUS, type ThreadData } from "./thread-types"
 /** What can happen to a thread's messages. */
 export type ThreadChange =
   /** The server says this is the message's state now (a live event, a replayed one). */
-  | { kind: "message"; message: ThreadMessage }
+  | { kind: "message"; message: ThreadMessageView }
   /** The composer shows a bubble at once, under "pending-" + its client id, before the server answered. */
-  | { kind: "pending"; message: ThreadMessage }
+  | { kind: "pending"; message: ThreadMessageView }
+  /** The composer's bubble carries files it uploaded: it shows them (type, size, name) as the server will. */
+  | { kind: "described"; conversationId: string; clientId: string; attachments: Attachment[] }
   /** The server took the reply (accepted or refused by a rule such as an opt-out): the bubble gets its id. */
   | {
       kind: "answered";
@@ -46,8 +49,24 @@ function byTime(a: ThreadMessage, b: ThreadMessage): number {
   return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+function sameMedia(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((url, i) => url === b[i]);
+}
+
+/**
+ * The message with the attachments already known of it kept, when a change that does not describe media (the live
+ * feed's, a status update) names the very same media.
+ */
+function keepAttachments<T extends { media: string[]; attachments?: Attachment[] }>(
+  next: T,
+  current: T | undefined,
+): T {
+  if (next.attachments || !current?.attachments || !sameMedia(next.media, current.media)) return next;
+  return { ...next, attachments: current.attachments };
+}
+
 /** A thread with one message added or moved forward; the pending bubble with its client id is replaced by it. */
-export function upsertMessage(thread: ThreadData, message: ThreadMessage): ThreadData {
+export function upsertMessage(thread: ThreadData, message: ThreadMessageView): ThreadData {
   if (thread.conversation.id !== message.conversationId) return thread;
   const messages = thread.messages;
   const at = messages.findIndex(
@@ -59,15 +78,20 @@ export function upsertMessage(thread: ThreadData, message: ThreadMessage): Threa
     const current = messages[at]!;
     const pending = current.id.startsWith(PENDING_PREFIX);
     if (!pending && !newer(current, message)) return thread;
+    const kept = keepAttachments(message, current);
     const next = [...messages];
-    next[at] = pending ? { ...message, createdAt: current.createdAt } : message;
+    next[at] = pending ? { ...kept, createdAt: current.createdAt } : kept;
     return { ...thread, messages: next };
   }
   return { ...thread, messages: [...messages, message].sort(byTime) };
 }
 
 /** The composer's bubble for `clientId` while the server has not placed it: by its pending id or its client id. */
-function patchBubble(thread: ThreadData, clientId: string, patch: (m: ThreadMessage) => ThreadMessage): ThreadData {
+function patchBubble(
+  thread: ThreadData,
+  clientId: string,
+  patch: (m: ThreadMessageView) => ThreadMessageView,
+): ThreadData {
   let changed = false;
   const messages = thread.messages.map((m) => {
     if (m.id !== PENDING_PREFIX + clientId && !(m.referenceId === clientId && m.status === PENDING_STATUS)) return m;
@@ -107,6 +131,10 @@ export function reduceThread(thread: ThreadData, change: ThreadChange): ThreadDa
     }
     case "refused":
       return patchBubble(thread, change.clientId, (m) => ({ ...m, status: "failed", reason: change.reason }));
+    case "described":
+      return patchBubble(thread, change.clientId, (m) =>
+        m.id.startsWith(PENDING_PREFIX) ? { ...m, attachments: change.attachments } : m,
+      );
   }
 }
 
@@ -131,9 +159,9 @@ export function keepNewerOnPhone(fresh: SimulatorThread, previous: SimulatorThre
 }
 
 /** A simulated phone's thread with a message of its conversation added or moved forward. */
-export function reducePhoneThread(thread: SimulatorThread, count: number, message: ThreadMessage): SimulatorThread {
+export function reducePhoneThread(thread: SimulatorThread, count: number, message: ThreadMessageView): SimulatorThread {
   const at = thread.messages.findIndex((m) => m.messageId === message.id);
-  const shown: SimulatorMessage = {
+  const described: SimulatorMessage = {
     messageId: message.id,
     direction: message.direction,
     body: message.body,
@@ -144,7 +172,9 @@ export function reducePhoneThread(thread: SimulatorThread, count: number, messag
     numSegments: message.numSegments,
     createdAt: message.createdAt,
     updatedAt: message.updatedAt,
+    ...(message.attachments ? { attachments: message.attachments } : {}),
   };
+  const shown = keepAttachments(described, at >= 0 ? thread.messages[at] : undefined);
   if (at >= 0) {
     if (!furtherAlong(thread.messages[at]!, shown)) return thread;
     const messages = [...thread.messages];
@@ -220,6 +250,11 @@ export function keepPending(fresh: ThreadData, previous: ThreadData | undefined)
       // The server's copy wins unless ours is further along (a live change that overtook the read).
       const f = merged.messages.find((x) => x.id === m.id);
       if (f && newer(f, m) && f !== m) merged = upsertMessage(merged, m);
+      else if (f && !f.attachments && m.attachments) {
+        // A server that does not describe media yet: the description the browser had stays.
+        const kept = keepAttachments(f, m);
+        if (kept !== f) merged = { ...merged, messages: merged.messages.map((x) => (x === f ? kept : x)) };
+      }
     }
   }
   return merged;

@@ -2,22 +2,30 @@
 
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { io } from "socket.io-client";
+import { io, type Socket } from "socket.io-client";
 import { keys } from "@/components/ui/query-keys";
 import {
   catchUpSchema,
   messageChangeSchema,
   readChangeSchema,
   SOCKET_EVENTS,
+  CONVERSATION_UPDATE_EVENT,
+  conversationUpdateSchema,
   type MessageChange,
 } from "@/lib/realtime/change-schema";
 import { applyChange, fromServer } from "./apply-change";
+import { applyConversationUpdate, refreshReopened } from "./assignment-hooks";
+import { notifyInbound } from "./message-notifications";
 
 interface Live {
   connected: boolean;
+  /** The live socket (null before it is made): views that say something to the server (presence) use it. */
+  socket: Socket | null;
+  /** The signed-in staff member. */
+  userId: string;
 }
 
-const Context = createContext<Live>({ connected: false });
+const Context = createContext<Live>({ connected: false, socket: null, userId: "" });
 
 export function useLive(): Live {
   return useContext(Context);
@@ -30,9 +38,18 @@ export function useLive(): Live {
  * server restart, laptop asleep), asks for everything after it and applies it through the same reducer as live
  * events. A gap too old to replay refetches everything instead.
  */
-export function LiveProvider({ initialPosition, children }: { initialPosition: number; children: ReactNode }) {
+export function LiveProvider({
+  initialPosition,
+  userId = "",
+  children,
+}: {
+  initialPosition: number;
+  userId?: string;
+  children: ReactNode;
+}) {
   const cache = useQueryClient();
   const [connected, setConnected] = useState(true);
+  const [liveSocket, setLiveSocket] = useState<Socket | null>(null);
   const position = useRef(initialPosition);
 
   useEffect(() => {
@@ -47,10 +64,12 @@ export function LiveProvider({ initialPosition, children }: { initialPosition: n
     const apply = (changes: MessageChange[]) => {
       for (const change of changes) {
         applyChange(cache, fromServer(change), listStale);
+        refreshReopened(cache, change);
         if (change.position > position.current) position.current = change.position;
       }
     };
     const socket = io({ path: "/socket.io", transports: ["websocket", "polling"], withCredentials: true });
+    setLiveSocket(socket);
     let catchingUp = false;
     const catchUp = () => {
       if (catchingUp) return;
@@ -73,8 +92,10 @@ export function LiveProvider({ initialPosition, children }: { initialPosition: n
     };
     socket.on("connect", () => {
       setConnected(true);
-      // Also on the first connection: changes between the page's first paint and now.
+      // Also on the first connection: changes between the page's first paint and now. Messages replay from the
+      // log; a conversation's status, assignee and snooze are not in it, so the open views read them again.
       catchUp();
+      void cache.invalidateQueries({ queryKey: keys.conversations.all, refetchType: "active" });
     });
     socket.on("disconnect", () => setConnected(false));
     socket.on("connect_error", (error) => {
@@ -82,9 +103,18 @@ export function LiveProvider({ initialPosition, children }: { initialPosition: n
       // The session ended: the next request goes to the sign-in page.
       if (error.message === "Unauthorized") void cache.invalidateQueries({ queryKey: keys.conversations.all });
     });
+    // Messages already notified of (live only: a reconnect's catch-up notifies nothing).
+    const notified = new Set<string>();
     socket.on(SOCKET_EVENTS.change, (raw: unknown) => {
       const parsed = messageChangeSchema.array().safeParse(raw);
-      if (parsed.success) apply(parsed.data);
+      if (!parsed.success) return;
+      notifyInbound(cache, parsed.data, userId, notified);
+      apply(parsed.data);
+      if (notified.size > 5_000) notified.clear();
+    });
+    socket.on(CONVERSATION_UPDATE_EVENT, (raw: unknown) => {
+      const parsed = conversationUpdateSchema.safeParse(raw);
+      if (parsed.success) applyConversationUpdate(cache, parsed.data);
     });
     socket.on(SOCKET_EVENTS.read, (raw: unknown) => {
       if (readChangeSchema.safeParse(raw).success) listStale();
@@ -92,11 +122,12 @@ export function LiveProvider({ initialPosition, children }: { initialPosition: n
     return () => {
       if (listTimer) clearTimeout(listTimer);
       socket.disconnect();
+      setLiveSocket(null);
     };
-  }, [cache]);
+  }, [cache, userId]);
 
   return (
-    <Context.Provider value={{ connected }}>
+    <Context.Provider value={{ connected, socket: liveSocket, userId }}>
       {children}
       {!connected && (
         <div

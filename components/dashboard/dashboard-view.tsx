@@ -152,7 +152,7 @@ function DefaultWorkers({ dashboard, now }: { dashboard: Dashboard; now: number 
             {worker.detail && worker.carrier !== "simulator" && (
               <p className="mt-1 font-mono text-xs break-all text-slate-600">{worker.detail}</p>
             )}
-            <p className="mt-1 text-xs text-slate-400">
+            <p className="mt-1 text-xs text-slate-500">
               Worker {worker.workerId} · heartbeat {formatAgo(worker.updatedAt, now)}
             </p>
           </li>
@@ -196,7 +196,7 @@ function ConnectionsList({ dashboard, now }: { dashboard: Dashboard; now: number
                 </div>
                 {detail && <p className="mt-1 text-xs break-words text-slate-600">{detail}</p>}
                 {connection.stateSince && (
-                  <p className="mt-1 text-xs text-slate-400" title={connection.stateSince}>
+                  <p className="mt-1 text-xs text-slate-500" title={connection.stateSince}>
                     {connection.state} since {formatAgo(connection.stateSince, now)}
                   </p>
                 )}
@@ -359,7 +359,7 @@ function QueuesPanel({ dashboard, now }: { dashboard: Dashboard; now: number }) 
                     </td>
                     <td className="py-2 pr-3 whitespace-nowrap">
                       {queue.messages === 0 ? (
-                        <span className="text-slate-400">—</span>
+                        <span className="text-slate-500">—</span>
                       ) : (
                         <>
                           {formatDuration(queue.waitSeconds)}

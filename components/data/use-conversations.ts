@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAccountApi, useViewer } from "@/components/portal/portal-context";
 import { apiCall, failureText, type Query } from "@/components/ui/api-client";
 import { usePagedQuery } from "@/components/ui/paged-list";
@@ -45,6 +45,36 @@ export function useThread(initial: ThreadData) {
         cache.getQueryData<ThreadData>(key),
       ),
     initialData: initial,
+  });
+}
+
+/**
+ * Reads the page of messages before the oldest the thread shows (staff scrolling up) into the thread's cache.
+ * One read at a time; the live feed and refetches keep what was read (keepPending keeps the thread's messages).
+ */
+export function useOlderMessages(conversationId: string) {
+  const api = useAccountApi();
+  const cache = useQueryClient();
+  const key = keys.conversations.thread(conversationId);
+  return useMutation({
+    mutationFn: async () => {
+      const thread = cache.getQueryData<ThreadData>(key);
+      const oldest = thread?.messages.find((m) => !m.id.startsWith(PENDING_PREFIX));
+      if (!thread?.hasOlder || !oldest) return;
+      const page = await apiCall<{ messages: ThreadData["messages"]; hasOlder: boolean }>(
+        api(`/conversations/${encodeURIComponent(conversationId)}/messages`),
+        { query: { before: oldest.id } },
+      );
+      cache.setQueryData<ThreadData>(key, (current) => {
+        if (!current) return current;
+        const known = new Set(current.messages.map((m) => m.id));
+        return {
+          ...current,
+          messages: [...page.messages.filter((m) => !known.has(m.id)), ...current.messages],
+          hasOlder: page.hasOlder,
+        };
+      });
+    },
   });
 }
 

@@ -51,15 +51,21 @@ export interface TextFromPhoneResult {
   flagged: boolean;
 }
 
-/** Sends a text as the phone; the thread (and any open conversation or message list) is read again at once. */
-export function useTextFromPhone(line: PhoneLine) {
+/** What the phone sends: words, pictures (addresses of media uploaded to Parley), or both. */
+export interface FromPhone {
+  text: string;
+  media: string[];
+}
+
+/** Sends a text or an MMS as the phone; the thread (and any open conversation or message list) is read again at once. */
+export function useSendFromPhone(line: PhoneLine) {
   const api = useAccountApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (text: string) =>
+    mutationFn: ({ text, media }: FromPhone) =>
       apiCall<TextFromPhoneResult>(api("/simulator/inbound"), {
         method: "POST",
-        body: { phone: line.phone, accountNumber: line.accountNumber, text },
+        body: { phone: line.phone, accountNumber: line.accountNumber, text, ...(media.length > 0 ? { media } : {}) },
       }),
     onSettled: () =>
       Promise.all([

@@ -9,14 +9,14 @@ export function CodeBlock({
   language?: "bash" | "json" | "http";
 }) {
   return (
-    <figure className="my-4 overflow-hidden rounded-lg border border-slate-800 bg-slate-900 shadow-sm">
+    <figure className="my-4 overflow-hidden rounded-lg border border-gray-800 bg-gray-900 shadow-sm">
       {title ? (
-        <figcaption className="flex items-center justify-between border-b border-slate-700 px-4 py-2 text-xs font-medium text-slate-300">
+        <figcaption className="flex items-center justify-between border-b border-gray-700 px-4 py-2 text-xs font-medium text-gray-300">
           <span>{title}</span>
-          {language ? <span className="font-mono uppercase tracking-wide text-slate-500">{language}</span> : null}
+          {language ? <span className="font-mono uppercase tracking-wide text-gray-400">{language}</span> : null}
         </figcaption>
       ) : null}
-      <pre className="overflow-x-auto p-4 text-[13px] leading-relaxed text-slate-100">
+      <pre tabIndex={0} className="overflow-x-auto p-4 text-[13px] leading-relaxed text-gray-100">
         <code className="font-mono">{code}</code>
       </pre>
     </figure>

@@ -116,3 +116,18 @@ export function numbersReleaseExamples(base: string): CurlExample[] {
     },
   ];
 }
+
+export function mediaUploadExamples(base: string): CurlExample[] {
+  return [
+    {
+      title: "Upload a picture, then send it as an MMS",
+      code: `url=$(curl -sS -X POST "${base}/v3/media?accountId=$ACCOUNT_ID" \\
+  -H "apikey: $PARLEY_KEY" \\
+  -F file=@photo.jpg | jq -r .data.url)
+curl -sS -X POST "${base}/v3/messages" \\
+  -H "apikey: $PARLEY_KEY" \\
+  -H "Content-Type: application/json" \\
+  --data "{\\"accountId\\": \\"$ACCOUNT_ID\\", \\"from\\": \\"14155550100\\", \\"to\\": \\"12125550123\\", \\"media\\": [\\"$url\\"]}"`,
+    },
+  ];
+}

@@ -12,7 +12,7 @@ export function FieldsTable({
   showRequired?: boolean;
 }) {
   return (
-    <div className="my-4 overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <div tabIndex={0} className="my-4 overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className="w-full border-collapse text-left text-sm">
         {caption ? (
           <caption className="border-b border-slate-200 px-4 py-2 text-left text-sm font-semibold text-slate-800">

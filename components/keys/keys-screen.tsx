@@ -50,7 +50,7 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: ApiKeyListing; onRevoke: (key: A
     <tr className="border-t border-slate-100 align-top">
       <td className="min-w-[9rem] px-3 py-2.5">
         <div className="font-medium text-slate-900">
-          {apiKey.name || <span className="text-slate-400">(no name)</span>}
+          {apiKey.name || <span className="text-slate-500">(no name)</span>}
         </div>
         {/* What the narrow layout has no columns for. */}
         <div className="mt-0.5 font-mono text-xs text-slate-700 sm:hidden">{apiKey.hint}</div>

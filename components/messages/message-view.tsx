@@ -8,14 +8,28 @@ import { formatInZone, formatNumber } from "@/components/ui/format-time";
 import { Notice } from "@/components/ui/notice";
 import { Panel } from "@/components/ui/page-header";
 import { SafeLink } from "@/components/ui/safe-link";
+import { AttachmentView } from "@/components/media/media-attachments";
+import { attachmentsOf, bareType, formatBytes, isDescribed, type Attachment } from "@/lib/media/attachment";
 import { explainStatus, isFinalStatus, type Explanation } from "@/lib/messaging/explain-status";
 import { SdrTimeline } from "./sdr-timeline";
+
+/** The message as the detail route answers it, with its media described when the server says so. */
+type DescribedMessage = MessageWithSdrs["message"] & { attachments?: Attachment[] };
 
 /**
  * One message and its SDR timeline. While the message is on its way (queued, sending, sent) it is read again every
  * second, so the timeline moves without a reload; at a final status it stops.
  */
-export function MessageView({ initial, timeZone }: { initial: MessageWithSdrs; timeZone: string }) {
+export function MessageView({
+  initial,
+  timeZone,
+  senderName = null,
+}: {
+  initial: MessageWithSdrs;
+  timeZone: string;
+  /** The staff member who sent it from the portal, by name (the id is on hover). */
+  senderName?: string | null;
+}) {
   const detail = useMessage(initial);
   const { message, sdrs } = detail.data;
   const live = !isFinalStatus(message.status);
@@ -68,7 +82,11 @@ export function MessageView({ initial, timeZone }: { initial: MessageWithSdrs; t
             <Field label="User">
               {message.userId || message.userType ? (
                 <>
-                  {message.userId || <Muted>no id</Muted>}
+                  {senderName ? (
+                    <span title={message.userId}>{senderName}</span>
+                  ) : (
+                    message.userId || <Muted>no id</Muted>
+                  )}
                   {message.userType && <span className="text-slate-500"> ({message.userType})</span>}
                 </>
               ) : (
@@ -87,18 +105,7 @@ export function MessageView({ initial, timeZone }: { initial: MessageWithSdrs; t
           ) : (
             <p className="mt-1 text-sm text-slate-500">No text.</p>
           )}
-          {message.media.length > 0 && (
-            <>
-              <h3 className="mt-4 text-sm font-medium text-slate-700">Media</h3>
-              <ul className="mt-1 space-y-1 text-sm">
-                {message.media.map((url, i) => (
-                  <li key={i} className="break-all">
-                    <SafeLink url={url} linkClassName="text-indigo-700 underline" />
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
+          <MediaList message={message} />
         </Panel>
         <Panel
           title="Timeline"
@@ -112,6 +119,50 @@ export function MessageView({ initial, timeZone }: { initial: MessageWithSdrs; t
   );
 }
 
+/**
+ * Each medium of the message: its thumbnail or chip, type and size (for a sent message, the size it was sent at,
+ * after fitting). A server that does not describe media lists the URLs alone.
+ */
+function MediaList({ message }: { message: DescribedMessage }) {
+  const attachments = attachmentsOf(message);
+  if (attachments.length === 0) return null;
+  const described = attachments.some(isDescribed);
+  return (
+    <>
+      <h3 className="mt-4 text-sm font-medium text-slate-700">Media</h3>
+      {described ? (
+        <ul className="mt-1 divide-y divide-slate-100 text-sm">
+          {attachments.map((attachment, i) => (
+            <li key={i} className="flex items-center gap-3 py-2" data-attachment-row={i + 1}>
+              <AttachmentView attachment={attachment} index={i} size="thumb" />
+              <div className="min-w-0 text-xs">
+                <p className="truncate font-medium text-slate-900">{attachment.name ?? `Attachment ${i + 1}`}</p>
+                <p className="text-slate-500">
+                  {[
+                    bareType(attachment.contentType) || "unknown type",
+                    attachment.size === null ? "" : formatBytes(attachment.size),
+                    attachment.state === "ready" ? "" : attachment.state,
+                  ]
+                    .filter(Boolean)
+                    .join(" · ")}
+                </p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <ul className="mt-1 space-y-1 text-sm">
+          {attachments.map((attachment, i) => (
+            <li key={i} className="break-all">
+              <SafeLink url={attachment.url} linkClassName="text-indigo-700 underline" />
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <>
@@ -122,7 +173,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function Muted({ children }: { children: ReactNode }) {
-  return <span className="text-slate-400">{children}</span>;
+  return <span className="text-slate-500">{children}</span>;
 }
 
 function ExplanationNotice({ explanation, timeZone }: { explanation: Explanation; timeZone: string }) {

@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { ContactLabel } from "@/components/contacts/contact-label";
+import { useContactNames } from "@/components/contacts/use-contacts";
 import { StatusBadge } from "@/components/ui/badge";
 import { formatInZone, formatNumber } from "@/components/ui/format-time";
 import type { SortField } from "@/lib/messaging/listing-values";
@@ -38,6 +40,8 @@ export function MessagesTable({
   sortDir: "asc" | "desc";
   onSort: (field: SortField) => void;
 }) {
+  // The remote phone of each message, by its contact name when staff saved one.
+  const nameOf = useContactNames(messages.map((m) => (m.direction === "inbound" ? m.from : m.to)));
   const router = useRouter();
   const href = (m: ListingResult) => `/messages/${m.messageId}`;
   return (
@@ -99,8 +103,12 @@ export function MessagesTable({
                   <td className="px-3 py-2 whitespace-nowrap text-slate-600">
                     {m.direction === "inbound" ? "← in" : "→ out"}
                   </td>
-                  <td className="px-3 py-2 font-mono text-xs whitespace-nowrap">{formatNumber(m.from)}</td>
-                  <td className="px-3 py-2 font-mono text-xs whitespace-nowrap">{formatNumber(m.to)}</td>
+                  <td className="px-3 py-2 text-xs whitespace-nowrap">
+                    <ContactLabel name={nameOf(m.from)} number={m.from} />
+                  </td>
+                  <td className="px-3 py-2 text-xs whitespace-nowrap">
+                    <ContactLabel name={nameOf(m.to)} number={m.to} />
+                  </td>
                   <td className="max-w-0 px-3 py-2">
                     <span className="block truncate" title={m.body}>
                       {preview(m)}
@@ -133,7 +141,8 @@ export function MessagesTable({
                 <StatusBadge status={m.status} />
               </span>
               <span className="mt-1 block truncate font-mono text-xs text-slate-700">
-                {m.direction === "inbound" ? "←" : "→"} {formatNumber(m.from)} to {formatNumber(m.to)}
+                {m.direction === "inbound" ? "←" : "→"} {nameOf(m.from) ?? formatNumber(m.from)} to{" "}
+                {nameOf(m.to) ?? formatNumber(m.to)}
               </span>
               <span className="mt-1 block truncate text-sm text-slate-900">{preview(m) || "—"}</span>
             </Link>

@@ -42,7 +42,7 @@ export function NumberRow({
         {row.label ? (
           <span className="break-words text-slate-800">{row.label}</span>
         ) : (
-          <span className="text-slate-400">No label</span>
+          <span className="text-slate-500">No label</span>
         )}
       </Cell>
       <Cell label="Carrier">

@@ -10,6 +10,8 @@ export const navItems: NavItem[] = [
   { href: "/", label: "Dashboard", adminOnly: true },
   { href: "/conversations", label: "Conversations", adminOnly: false },
   { href: "/messages", label: "Messages", adminOnly: false },
+  { href: "/contacts", label: "Contacts", adminOnly: false },
+  { href: "/canned-replies", label: "Canned replies", adminOnly: false },
   { href: "/numbers", label: "Numbers", adminOnly: true },
   { href: "/carriers", label: "Carriers", adminOnly: true },
   { href: "/keys", label: "API keys", adminOnly: true },

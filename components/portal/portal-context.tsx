@@ -9,6 +9,8 @@ export interface PortalViewer {
   role: "admin" | "agent";
   accountId: string;
   accountName: string;
+  /** The account's time zone (Settings): every time the portal shows is in it, on the server and in the browser. */
+  timeZone: string;
 }
 
 const Context = createContext<PortalViewer | null>(null);

@@ -7,7 +7,7 @@ export function SignOutButton() {
     <button
       type="button"
       onClick={() => signOut({ callbackUrl: "/login" })}
-      className="text-sm text-slate-300 underline-offset-2 hover:text-white hover:underline"
+      className="text-sm text-gray-300 underline-offset-2 hover:text-white hover:underline"
     >
       Sign out
     </button>

@@ -21,12 +21,15 @@ export function ChangePasswordForm() {
   const viewer = useViewer();
   const [currentPassword, setCurrentPassword] = useState("");
   const [newPassword, setNewPassword] = useState("");
+  const [confirmPassword, setConfirmPassword] = useState("");
+  const [mismatch, setMismatch] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const { errors, check, refused, unplaced } = useFieldErrors({ fields: FIELDS, sentence: true });
   const change = useChangePassword({
     onSuccess: ({ endedSessions }) => {
       setCurrentPassword("");
       setNewPassword("");
+      setConfirmPassword("");
       setDone(`Your password is changed. ${signedOutText(endedSessions)}`);
     },
     onError: (error) => {
@@ -39,7 +42,11 @@ export function ChangePasswordForm() {
     event.preventDefault();
     setDone(null);
     const body = { currentPassword, newPassword };
-    if (check(passwordChangeInput.safeParse(body))) change.mutate(body);
+    const valid = check(passwordChangeInput.safeParse(body));
+    // Typed twice, so a slip of the finger does not lock the user out.
+    const same = newPassword === confirmPassword;
+    setMismatch(same ? null : "The two new passwords differ: type the same one in both.");
+    if (valid && same) change.mutate(body);
   }
 
   const refusal = unplaced(change.error);
@@ -64,6 +71,14 @@ export function ChangePasswordForm() {
           onChange={(e) => setNewPassword(e.target.value)}
           error={errors.newPassword}
           hint={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words are easy to remember and hard to guess.`}
+        />
+        <TextField
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          value={confirmPassword}
+          onChange={(e) => setConfirmPassword(e.target.value)}
+          error={mismatch ?? undefined}
         />
         <Button type="submit" disabled={change.isPending}>
           {change.isPending ? "Changing…" : "Change password"}

@@ -5,14 +5,23 @@ import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { SafeLink } from "@/components/ui/safe-link";
 import { ApiFailure, failureText } from "@/components/ui/api-client";
 import { formatNumber, formatTime } from "@/components/ui/format-time";
+import { AttachButton, AttachmentPreviews, useAttachFiles } from "@/components/media/attach-files";
+import { MediaAttachments } from "@/components/media/media-attachments";
 import { simulatorInboundBody, type SimulatorMessage } from "@/lib/carriers/simulator/phone-simulator-schema";
-import { usePhoneThread, useTextFromPhone, type PhoneLine } from "@/components/data/use-phone-thread";
+import { DEFAULT_MEDIA_LIMITS, type MediaLimits } from "@/lib/media/attachment";
+import { usePhoneThread, type PhoneLine } from "@/components/data/use-phone-thread";
+import { useSendFromPhone } from "@/components/data/use-phone-thread";
 
 const PAGE = 50;
 const KEYWORDS = ["STOP", "START", "HELP"] as const;
+const PICTURE_TYPES = "image/jpeg,image/png,image/gif,image/webp,image/heic,image/heif";
+// A phone's camera roll: pictures only (a file of another type dropped on the card is left out, and said so).
+const PICTURES_ONLY = {
+  test: (file: File) => file.type.startsWith("image/"),
+  refusal: "The phone sends pictures only: other files were left out.",
+};
 
 function clockTime(iso: string): string {
   return new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
@@ -32,14 +41,7 @@ function Bubble({ message }: { message: SimulatorMessage }) {
         <div className={`rounded-2xl px-3 py-2 text-sm shadow-xs ${tone}`}>
           <span className="sr-only">{fromPhone ? "Sent by the phone: " : "Received by the phone: "}</span>
           {message.body && <p className="break-words whitespace-pre-wrap">{message.body}</p>}
-          {message.media.map((url, i) => (
-            <SafeLink
-              key={i}
-              url={url}
-              className="block truncate text-xs"
-              linkClassName={`underline ${fromPhone ? "text-indigo-100" : "text-indigo-700"}`}
-            />
-          ))}
+          <MediaAttachments message={message} tone={fromPhone ? "dark" : "light"} />
         </div>
         <p className="mt-0.5 flex flex-wrap items-center gap-1 px-1 text-[11px] text-slate-500">
           <time dateTime={message.createdAt} title={formatTime(message.createdAt)}>
@@ -66,6 +68,7 @@ export function PhoneCard({
   outcome,
   autoFocus,
   onClose,
+  mediaLimits = DEFAULT_MEDIA_LIMITS,
 }: {
   line: PhoneLine;
   /** The account number's label, if it has one. */
@@ -74,10 +77,13 @@ export function PhoneCard({
   outcome: string | null;
   autoFocus: boolean;
   onClose: () => void;
+  /** The server's media settings: the most a picture may weigh when uploaded. */
+  mediaLimits?: MediaLimits;
 }) {
   const [count, setCount] = useState(PAGE);
   const thread = usePhoneThread(line, count);
-  const send = useTextFromPhone(line);
+  const send = useSendFromPhone(line);
+  const pictures = useAttachFiles({ limits: mediaLimits, only: PICTURES_ONLY });
   const [text, setText] = useState("");
   const [textError, setTextError] = useState<string | null>(null);
   const [sendError, setSendError] = useState<string | null>(null);
@@ -91,29 +97,50 @@ export function PhoneCard({
     if (list && stickToBottom.current) list.scrollTop = list.scrollHeight;
   }, [lastId]);
 
-  function deliver(body: string, fromBox: boolean) {
+  function deliver(body: string, media: string[], fromBox: boolean) {
     setSendError(null);
-    send.mutate(body, {
-      onSuccess: () => {
-        if (fromBox) setText("");
-        stickToBottom.current = true;
+    send.mutate(
+      { text: body, media },
+      {
+        onSuccess: () => {
+          if (fromBox) {
+            setText("");
+            pictures.clear();
+          }
+          stickToBottom.current = true;
+        },
+        onError: (error) => {
+          if (fromBox && error instanceof ApiFailure && error.field === "text") setTextError(error.message);
+          else setSendError(failureText(error));
+        },
       },
-      onError: (error) => {
-        if (fromBox && error instanceof ApiFailure && error.field === "text") setTextError(error.message);
-        else setSendError(failureText(error));
-      },
-    });
+    );
   }
+
+  const held = pictures.uploading
+    ? "Waiting for the pictures to finish uploading…"
+    : pictures.failed
+      ? "Remove the pictures that could not be uploaded, then send."
+      : null;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const checked = simulatorInboundBody.shape.text.safeParse(text);
+    if (held) return;
+    const media = pictures.ready.map((medium) => medium.url);
+    const checked = simulatorInboundBody.safeParse({
+      phone: line.phone,
+      accountNumber: line.accountNumber,
+      text,
+      media,
+    });
     if (!checked.success) {
-      setTextError(`Text ${checked.error.issues[0]!.message}`);
+      const issue = checked.error.issues[0]!;
+      if (issue.path[0] === "media") setSendError(`Pictures: ${issue.message}`);
+      else setTextError(`Text ${issue.message}`);
       return;
     }
     setTextError(null);
-    deliver(text, true);
+    deliver(text, media, true);
   }
 
   const phone = formatNumber(line.phone);
@@ -188,7 +215,13 @@ export function PhoneCard({
         </Notice>
       )}
 
-      <form onSubmit={submit} className="space-y-2 border-t border-slate-200 px-3 py-3" noValidate>
+      <form
+        onSubmit={submit}
+        {...pictures.dropTarget}
+        data-dragging={pictures.dragging || undefined}
+        className={`space-y-2 border-t border-slate-200 px-3 py-3 ${pictures.dragging ? "bg-indigo-50 ring-2 ring-indigo-400 ring-inset" : ""}`}
+        noValidate
+      >
         <TextField
           label="Text from phone"
           value={text}
@@ -196,11 +229,18 @@ export function PhoneCard({
           autoComplete="off"
           placeholder="Type as the phone's owner would"
           error={textError}
+          onPaste={pictures.onPaste}
           onChange={(event) => {
             setText(event.target.value);
             if (textError) setTextError(null);
           }}
         />
+        <AttachmentPreviews items={pictures.items} onRemove={pictures.remove} label="Pictures to send" />
+        {pictures.notice && (
+          <p role="alert" className="text-xs text-amber-800">
+            {pictures.notice}
+          </p>
+        )}
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div role="group" aria-label="Keywords" className="flex gap-1.5">
             {KEYWORDS.map((keyword) => (
@@ -211,16 +251,27 @@ export function PhoneCard({
                 className="rounded-full"
                 title={`Text ${keyword} from ${phone}`}
                 disabled={send.isPending}
-                onClick={() => deliver(keyword, false)}
+                onClick={() => deliver(keyword, [], false)}
               >
                 {keyword}
               </Button>
             ))}
           </div>
-          <Button type="submit" disabled={send.isPending}>
-            {send.isPending ? "Sending…" : "Send from phone"}
-          </Button>
+          <div className="flex items-center gap-1">
+            <AttachButton
+              label="Attach picture"
+              accept={PICTURE_TYPES}
+              multiple={false}
+              disabled={send.isPending}
+              onFiles={pictures.add}
+              testId="attach-picture-input"
+            />
+            <Button type="submit" disabled={send.isPending || held !== null} title={held ?? undefined}>
+              {send.isPending ? "Sending…" : "Send from phone"}
+            </Button>
+          </div>
         </div>
+        {held && <p className="text-xs text-slate-600">{held}</p>}
       </form>
     </section>
   );

@@ -9,6 +9,7 @@ import { SelectField, TextField } from "@/components/ui/field";
 import { formatNumber } from "@/components/ui/format-time";
 import { Panel } from "@/components/ui/page-header";
 import { phoneNumberInput } from "@/lib/carriers/simulator/phone-simulator-schema";
+import type { MediaLimits } from "@/lib/media/attachment";
 import { PhoneCard } from "./phone-card";
 import { SimulatorRules, type SimulatorOutcome } from "./simulator-rules";
 import { sameLine, useOpenPhones } from "./use-open-phones";
@@ -25,12 +26,15 @@ export function PhoneSimulator({
   suggestions,
   outcomes,
   receiptDelayMs,
+  mediaLimits,
 }: {
   numbers: AccountNumberOption[];
   /** Phones the account talked with lately, E.164 digits. */
   suggestions: string[];
   outcomes: SimulatorOutcome[];
   receiptDelayMs: number;
+  /** The server's media settings (MEDIA_*_MAX_BYTES); the defaults when not given. */
+  mediaLimits?: MediaLimits;
 }) {
   const { accountId } = useViewer();
   const [stored, store] = useOpenPhones(accountId);
@@ -171,6 +175,7 @@ export function PhoneSimulator({
               outcome={outcomeOf(line.phone)}
               autoFocus={opened !== null && sameLine(opened, line)}
               onClose={() => store(lines.filter((l) => !sameLine(l, line)))}
+              mediaLimits={mediaLimits}
             />
           ))}
         </div>

@@ -1,9 +1,9 @@
 import type { ButtonHTMLAttributes } from "react";
 
 const variants = {
-  primary: "bg-indigo-600 text-white hover:bg-indigo-700 disabled:bg-indigo-300",
+  primary: "bg-indigo-600 text-white hover:bg-indigo-700 disabled:bg-indigo-300 dark:hover:bg-indigo-500",
   secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400",
-  danger: "bg-red-600 text-white hover:bg-red-700 disabled:bg-red-300",
+  danger: "bg-red-600 text-white hover:bg-red-700 disabled:bg-red-300 dark:hover:bg-red-500",
   ghost: "text-slate-600 hover:bg-slate-100 hover:text-slate-900 disabled:text-slate-300",
 } as const;
 

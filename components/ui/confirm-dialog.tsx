@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useId, type ReactNode } from "react";
+import { useModalDialog } from "./use-modal-dialog";
 import { Button } from "./button";
 
 /**
@@ -26,15 +27,9 @@ export function ConfirmDialog({
   busy?: boolean;
   tone?: "danger" | "primary";
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   // Several dialogs can live on one page (revoke, release…): each is named by its own heading.
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
     <dialog
       ref={ref}

@@ -33,6 +33,7 @@ export const keys = {
     lists: ["conversations", "list"] as const,
     list: (filters: Query) => ["conversations", "list", filters] as const,
     thread: (conversationId: string) => ["conversations", "thread", conversationId] as const,
+    search: (q: string) => ["conversations", "search", q] as const,
   },
   simulator: { all: ["simulator"] as const, phone: (query: Query) => ["simulator", "phone", query] as const },
 };

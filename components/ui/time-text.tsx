@@ -23,7 +23,7 @@ export function TimeText({
   utcDay?: boolean;
   none?: string;
 }) {
-  if (!iso) return <span className="text-slate-400">{none ?? (ago ? "never" : "—")}</span>;
+  if (!iso) return <span className="text-slate-500">{none ?? (ago ? "never" : "—")}</span>;
   const text = ago ? formatAgo(iso) : utcDay ? formatDay(iso, "UTC") : day ? formatDay(iso) : formatTime(iso);
   return (
     <time dateTime={iso} title={iso} suppressHydrationWarning>

@@ -12,6 +12,9 @@ const settingsSelect = {
   bulkWindowStart: true,
   bulkWindowEnd: true,
   requireTwoFactor: true,
+  conversationVisibility: true,
+  autoAssign: true,
+  agentOpenLimit: true,
   createdAt: true,
 } as const;
 

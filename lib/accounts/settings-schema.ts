@@ -53,6 +53,15 @@ export const accountSettingsInput = z
       .max(1, "must be at most 1 (all of the account limit)"),
     // Every portal user must sign in with a code from an authenticator app; one without it can only set it up.
     requireTwoFactor: z.boolean({ error: "must be true or false" }),
+    // The team inbox: agents see every conversation ("all") or only theirs and the unassigned ones ("assigned");
+    // new inbound conversations go round-robin to agents with room under agentOpenLimit (0: no limit).
+    conversationVisibility: z.enum(["all", "assigned"], { error: 'must be "all" or "assigned"' }),
+    autoAssign: z.boolean({ error: "must be true or false" }),
+    agentOpenLimit: z
+      .number({ error: "must be a whole number of open conversations" })
+      .int("must be a whole number of open conversations")
+      .min(0, "must be 0 (no limit) or more")
+      .max(10_000, "at most 10,000"),
   })
   .partial()
   .strict();
@@ -66,4 +75,7 @@ export const ACCOUNT_SETTING_FIELDS = [
   "bulkWindowEnd",
   "bulkShare",
   "requireTwoFactor",
+  "conversationVisibility",
+  "autoAssign",
+  "agentOpenLimit",
 ] as const;

@@ -42,6 +42,7 @@ export const successCodes = {
   MessageCreateSuccessful: { statusCode: 200, statusMessage: "Message Create Successful" },
   QueryCompletedSuccessfully: { statusCode: 200, statusMessage: "Query Completed Successfully" },
   UpdateSuccessful: { statusCode: 200, statusMessage: "Update Successful" },
+  MediaUploadSuccessful: { statusCode: 200, statusMessage: "Media Upload Successful" },
 } as const;
 
 export type SuccessCode = keyof typeof successCodes;

@@ -4,6 +4,7 @@ import { errorCodeDocs, registerErrors } from "./openapi/errors";
 import { registerMessages } from "./openapi/messages";
 import { registerNumbers } from "./openapi/numbers";
 import { registerSdrs } from "./openapi/sdrs";
+import { registerMedia } from "./openapi/media";
 
 // The OpenAPI 3.1 description of /v3, put together from one part per resource (lib/api/openapi/), each generated
 // from the zod schemas the handlers validate with and the serializers answer with (convention 5). The /docs page
@@ -11,8 +12,8 @@ import { registerSdrs } from "./openapi/sdrs";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
 
-const INFO_DESCRIPTION = `Send SMS and MMS, list messages, read the session detail records (SDRs) of a message, and provision and release
-the account's telephone numbers.
+const INFO_DESCRIPTION = `Send SMS and MMS, upload media for MMS, list messages, read the session detail records (SDRs) of a message, and
+provision and release the account's telephone numbers.
 Human-readable reference with examples: [/docs](/docs).
 
 **Envelope.** Every response is JSON with \`status\` (alpha code), \`statusCode\` (a number, always equal to the HTTP status),
@@ -51,6 +52,7 @@ function buildDocument(): OpenApiDocument {
   registerMessages(registry, errorResponses);
   registerSdrs(registry, errorResponses);
   registerNumbers(registry, errorResponses);
+  registerMedia(registry, errorResponses);
 
   const generator = new OpenApiGeneratorV31(registry.definitions);
   return generator.generateDocument({
@@ -66,6 +68,7 @@ function buildDocument(): OpenApiDocument {
       { name: "Messages", description: "Send, list; PUT and DELETE are not allowed." },
       { name: "SDRs", description: "Session detail records: the processing history of one message." },
       { name: "Numbers", description: "The account's telephone numbers: list, provision, release." },
+      { name: "Media", description: "Upload media for MMS; they are served under /media/." },
     ],
     externalDocs: { description: "API reference with examples", url: `${publicUrl()}/docs` },
     "x-error-codes": errorCodeDocs(),

@@ -43,7 +43,19 @@ export type AuditAction =
   | "carrier.tested"
   | "carrier.callback_refused"
   | "carrier.numbers_imported"
-  | "carrier.number_bought";
+  | "carrier.number_bought"
+  // The team inbox: a conversation assigned, unassigned, resolved, reopened (by staff or a new message), snoozed.
+  | "conversation.assigned"
+  | "conversation.unassigned"
+  | "conversation.resolved"
+  | "conversation.reopened"
+  | "conversation.snoozed"
+  // An internal note added to a conversation (target: the conversation; detail: how many staff it mentions).
+  | "note.added"
+  // Contacts: one saved or forgotten (target: its number), a CSV file imported (detail: what it changed).
+  | "contact.updated"
+  | "contact.deleted"
+  | "contacts.imported";
 
 export interface AuditEntry {
   accountId: string | null;

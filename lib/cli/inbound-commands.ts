@@ -2,6 +2,7 @@ import { AdminError } from "../accounts/manage-accounts";
 import { checkMediaUrl } from "../messaging/check-media-url";
 import { validTn } from "../messaging/phone-number";
 import { receiveMessage } from "../messaging/receive-message";
+import { inboundMediaFetched } from "../media/fetch-inbound";
 import type { Command } from "./command";
 import { e164 } from "./format-output";
 import { describeOpt } from "./opt-commands";
@@ -46,6 +47,8 @@ export const inboundCommands: Command[] = [
           receivedAt: new Date(),
         });
         if (!received) throw new AdminError(`${e164(toDigits)} is not provisioned to any account`);
+        // Its media are copied into Parley's store before the command ends (a worker tries again if that fails).
+        await inboundMediaFetched();
         return {
           json: { ...received, from: e164(fromDigits), to: e164(toDigits) },
           text: received.messageId,

@@ -1,11 +1,24 @@
-import { ApiError } from "../api/api-error";
 import { db } from "../db/client";
 import { POSSIBLE_OPT_OUT } from "../opt/apply-opt-keyword";
 import { sendWithIdempotency } from "../messaging/send-with-idempotency";
 import type { MessageInfo } from "../messaging/send-message";
+import { SEND_REJECT_REASONS } from "../messaging/message-serializers";
+import { ApiError } from "../api/api-error";
+import { tnDigits } from "../messaging/phone-number";
 import type { ConversationFilters } from "./conversation-schema";
-import { readConversationList } from "./conversation-queries";
-import { currentPosition, threadMessageSelect, toThreadMessages } from "./thread-messages";
+import { readConversationList, readViewCounts } from "./conversation-queries";
+import { contactNames } from "../contacts/manage-contacts";
+import {
+  assignOnReply,
+  conversationActivity,
+  findVisibleConversation,
+  inboxViewer,
+  staffNames,
+} from "./conversation-status";
+import { currentPosition, toThreadMessages } from "./thread-messages";
+import { newestRows, olderMessages, rowsFromMessage } from "./thread-page";
+import { listNotes } from "../notes/manage-notes";
+import { conversationsWithText } from "./search-conversations";
 
 export interface ConversationSummary {
   id: string;
@@ -16,6 +29,12 @@ export interface ConversationSummary {
   unread: number;
   optedOut: boolean;
   possibleOptOut: boolean;
+  /** The contact's saved name, or null while nobody named the number. */
+  contactName: string | null;
+  status: "open" | "resolved";
+  assigneeId: string | null;
+  assigneeName: string | null;
+  snoozedUntil: string | null;
 }
 
 /**
@@ -24,10 +43,18 @@ export interface ConversationSummary {
  * the conversation; `filter: "unread"` keeps those with something unread.
  */
 export async function listConversations(input: { accountId: string; userId: string; filters: ConversationFilters }) {
-  const { accountId, filters } = input;
-  const { rows, total } = await readConversationList(input);
+  const { accountId, userId, filters } = input;
+  const viewer = await inboxViewer(accountId, userId);
+  // An agent of an account that shows agents only theirs and the unassigned ones reads no other.
+  const limited = viewer.role === "agent" && viewer.visibility === "assigned";
+  const q = filters.q?.trim();
+  const textIds = q ? await conversationsWithText(accountId, q) : undefined;
+  const [{ rows, total }, counts] = await Promise.all([
+    readConversationList({ ...input, limited, textIds }),
+    readViewCounts({ accountId, userId, accountNumber: filters.accountNumber, limited }),
+  ]);
   const ids = rows.map((r) => r.id);
-  const [lasts, optOuts, flags] = await Promise.all([
+  const [lasts, optOuts, flags, contacts, staff] = await Promise.all([
     Promise.all(
       ids.map((id) =>
         db().message.findFirst({
@@ -45,6 +72,14 @@ export async function listConversations(input: { accountId: string; userId: stri
       where: { accountId, conversationId: { in: ids }, kind: POSSIBLE_OPT_OUT },
       select: { conversationId: true },
     }),
+    contactNames(
+      accountId,
+      rows.map((r) => r.remoteNumber),
+    ),
+    staffNames(
+      accountId,
+      rows.map((r) => r.assigneeId),
+    ),
   ]);
   const out = new Set(optOuts.map((o) => o.number));
   const flagged = new Set(flags.map((f) => f.conversationId));
@@ -61,9 +96,14 @@ export async function listConversations(input: { accountId: string; userId: stri
       unread: Number(row.unread),
       optedOut: out.has(row.remoteNumber),
       possibleOptOut: flagged.has(row.id) && !out.has(row.remoteNumber),
+      contactName: contacts.get(row.remoteNumber) ?? null,
+      status: row.status === "resolved" ? "resolved" : "open",
+      assigneeId: row.assigneeId,
+      assigneeName: row.assigneeId ? (staff.get(row.assigneeId) ?? null) : null,
+      snoozedUntil: row.snoozedUntil ? new Date(row.snoozedUntil).toISOString() : null,
     };
   });
-  return { conversations, total, start: filters.start, count: filters.count };
+  return { conversations, total, start: filters.start, count: filters.count, counts };
 }
 
 function mediaCount(json: string): number {
@@ -75,43 +115,24 @@ function mediaCount(json: string): number {
   }
 }
 
-async function findConversation(accountId: string, conversationId: string) {
-  // The tenant check is in the where: another account's conversation is not found.
-  const conversation = await db().conversation.findFirst({ where: { id: conversationId, accountId } });
-  if (!conversation) throw new ApiError("NotFound", { detail: "no such conversation in this account" });
-  return conversation;
+/** The conversation if the user may see it: another account's, or one the account hides from this agent, is 404. */
+async function findConversation(accountId: string, conversationId: string, userId: string) {
+  return findVisibleConversation(accountId, conversationId, await inboxViewer(accountId, userId));
 }
 
-const THREAD_LIMIT = 300;
-
-/** One conversation as the thread shows it: its messages (the newest 300), opt state and flags, and its position. */
-export async function getThread(input: { accountId: string; userId: string; conversationId: string }) {
+/**
+ * One conversation as the thread shows it: its newest messages (THREAD_PAGE; older ones are read as staff scroll
+ * up), or, opened `at` one of its messages, from just before that one to the newest; its opt state and flags, and
+ * its position.
+ */
+export async function getThread(input: { accountId: string; userId: string; conversationId: string; at?: string }) {
   const { accountId, conversationId } = input;
   // The position first: anything that changes while the rest is read comes again through the live feed.
   const position = await currentPosition(accountId);
-  const conversation = await findConversation(accountId, conversationId);
-  const rows = await db().message.findMany({
-    where: {
-      accountId,
-      OR: [
-        { conversationId },
-        // Notifications the API sent to the phone from this number while the conversation exists.
-        {
-          conversationId: null,
-          direction: "outbound",
-          conversational: false,
-          fromNumber: conversation.accountNumber,
-          toNumber: conversation.remoteNumber,
-          createdAt: { gte: conversation.createdAt },
-        },
-      ],
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: THREAD_LIMIT,
-    select: threadMessageSelect,
-  });
-  rows.reverse();
-  const [messages, optState, optEvent, flags, read] = await Promise.all([
+  const conversation = await findConversation(accountId, conversationId, input.userId);
+  const fromMessage = input.at ? await rowsFromMessage(accountId, conversation, input.at) : null;
+  const { rows, hasOlder } = fromMessage ?? (await newestRows(accountId, conversation));
+  const [messages, optState, optEvent, flags, read, activity, staff, contacts, notes] = await Promise.all([
     toThreadMessages(accountId, rows, () => conversationId),
     db().optState.findUnique({ where: { accountId_number: { accountId, number: conversation.remoteNumber } } }),
     db().optEvent.findFirst({
@@ -124,6 +145,10 @@ export async function getThread(input: { accountId: string; userId: string; conv
       take: 5,
     }),
     db().conversationRead.findUnique({ where: { conversationId_userId: { conversationId, userId: input.userId } } }),
+    conversationActivity(accountId, conversationId),
+    staffNames(accountId, [conversation.assigneeId]),
+    contactNames(accountId, [conversation.remoteNumber]),
+    listNotes(accountId, conversationId),
   ]);
   const optedOut = optState?.status === "out";
   const flagged = flags.length > 0 && !optedOut && (!optEvent || flags[0]!.createdAt > optEvent.createdAt);
@@ -140,9 +165,17 @@ export async function getThread(input: { accountId: string; userId: string; conv
       remoteNumber: conversation.remoteNumber,
       lastMessageAt: conversation.lastMessageAt.toISOString(),
       createdAt: conversation.createdAt.toISOString(),
+      contactName: contacts.get(conversation.remoteNumber) ?? null,
+      status: conversation.status === "resolved" ? ("resolved" as const) : ("open" as const),
+      assigneeId: conversation.assigneeId,
+      assigneeName: conversation.assigneeId ? (staff.get(conversation.assigneeId) ?? null) : null,
+      snoozedUntil: conversation.snoozedUntil?.toISOString() ?? null,
     },
     messages,
-    hasOlder: rows.length === THREAD_LIMIT,
+    activity,
+    hasOlder,
+    /** The message the thread was opened at (a search result), when it is shown. */
+    at: fromMessage ? input.at! : null,
     optOut: optedOut
       ? {
           at: (optEvent?.createdAt ?? optState?.changedAt ?? new Date()).toISOString(),
@@ -154,7 +187,19 @@ export async function getThread(input: { accountId: string; userId: string; conv
     possibleOptOut: flagged ? flagBodies.map((m) => m.body) : [],
     lastReadAt: read?.lastReadAt.toISOString() ?? null,
     position,
+    notes,
   };
+}
+
+/** The page of a thread's messages before one of them (staff scrolling up). */
+export async function getOlderMessages(input: {
+  accountId: string;
+  userId: string;
+  conversationId: string;
+  before: string;
+}) {
+  const conversation = await findConversation(input.accountId, input.conversationId, input.userId);
+  return olderMessages({ accountId: input.accountId, conversation, before: input.before });
 }
 
 /**
@@ -167,7 +212,7 @@ export async function markConversation(input: {
   conversationId: string;
   read: boolean;
 }) {
-  const conversation = await findConversation(input.accountId, input.conversationId);
+  const conversation = await findConversation(input.accountId, input.conversationId, input.userId);
   let lastReadAt = new Date();
   if (!input.read) {
     const newest = await db().message.findFirst({
@@ -200,15 +245,70 @@ export async function sendReply(input: {
   clientId: string;
   requestId: string;
 }): Promise<MessageInfo> {
-  const conversation = await findConversation(input.accountId, input.conversationId);
-  // The client id is also the Idempotency-Key: a send retried after a lost answer is not sent twice, and gets the
-  // first send's entry again (the one destination's, which is what is stored).
+  const conversation = await findConversation(input.accountId, input.conversationId, input.userId);
+  const info = await sendAsStaff({ ...input, from: conversation.accountNumber, to: conversation.remoteNumber });
+  // Replying to an unassigned conversation takes it.
+  if (info.status === "accepted" && conversation.assigneeId === null) await takeOnReply(input, conversation.id);
+  return info;
+}
+
+/** A message a staff member sends: from an account number to a phone, under a client id. */
+interface StaffSend {
+  accountId: string;
+  userId: string;
+  from: string;
+  to: string;
+  body: string;
+  media: string[];
+  clientId: string;
+  requestId: string;
+}
+
+/**
+ * A staff member starts a conversation: the first message from the account number they picked to a phone, sent
+ * as a reply is. The answer names the conversation it opened (or joined, when there already was one) and the
+ * message's entry; a refused first message is an error (there is no conversation to show it in).
+ */
+export async function startConversation(input: StaffSend): Promise<{ conversationId: string; message: MessageInfo }> {
+  // A conversation with that phone that the viewer may not see (another agent's, where agents see only theirs)
+  // is not written into: the answer is the one a thread they cannot open gets.
+  const [accountNumber, remoteNumber] = [tnDigits(input.from), tnDigits(input.to)];
+  if (accountNumber && remoteNumber) {
+    const existing = await db().conversation.findUnique({
+      where: { accountId_accountNumber_remoteNumber: { accountId: input.accountId, accountNumber, remoteNumber } },
+      select: { id: true },
+    });
+    if (existing) await findConversation(input.accountId, existing.id, input.userId);
+  }
+  const info = await sendAsStaff(input);
+  const sent =
+    info.status === "accepted"
+      ? await db().message.findUnique({ where: { id: info.messageId }, select: { conversationId: true } })
+      : null;
+  if (!sent?.conversationId) {
+    const meaning = SEND_REJECT_REASONS.find((r) => r.reason === info.reason)?.meaning ?? "the message was refused";
+    throw new ApiError("InvalidRequest", {
+      detail: `${info.reason ? `${info.reason}: ` : ""}${meaning.replace(/`/g, "")}`,
+      field: info.reason === "FromNotOwned" ? "from" : "to",
+    });
+  }
+  const conversation = await findConversation(input.accountId, sent.conversationId, input.userId);
+  if (conversation.assigneeId === null) await takeOnReply(input, conversation.id);
+  return { conversationId: conversation.id, message: info };
+}
+
+/**
+ * Sends as a staff member through the API's own send path (opt-outs, footers, pacing and SDRs are the API's),
+ * conversational, under the client id as referenceId and as the Idempotency-Key: a send retried after a lost
+ * answer is not sent twice, and gets the first send's entry again.
+ */
+async function sendAsStaff(input: StaffSend): Promise<MessageInfo> {
   const entry = await sendWithIdempotency<MessageInfo | StoredEnvelope>({
     sender: { kind: "user", accountId: input.accountId, userId: input.userId },
     raw: {
       accountId: input.accountId,
-      from: conversation.accountNumber,
-      to: conversation.remoteNumber,
+      from: input.from,
+      to: input.to,
       ...(input.body ? { body: input.body } : {}),
       ...(input.media.length > 0 ? { media: input.media } : {}),
       conversational: true,
@@ -222,6 +322,12 @@ export async function sendReply(input: {
   });
   // A reply first sent by an earlier version stored the whole API answer: its one entry is in data.messageInfo.
   return "data" in entry ? entry.data.messageInfo[0]! : entry;
+}
+
+/** The staff member who writes in an unassigned conversation takes it. */
+async function takeOnReply(input: { accountId: string; userId: string }, conversationId: string): Promise<void> {
+  const email = (await db().user.findUnique({ where: { id: input.userId }, select: { email: true } }))?.email ?? "";
+  await assignOnReply({ accountId: input.accountId, userId: input.userId, email, conversationId });
 }
 
 /** How a reply's Idempotency-Key entry was stored before it kept only its MessageInfo. */

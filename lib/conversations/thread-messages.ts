@@ -1,5 +1,6 @@
 import { readDb as db } from "../db/client";
 import { FINAL_STATUSES, isFailed } from "../messaging/message-status";
+import { attachmentsOf } from "../media/media-records";
 import type { MessageChange, ThreadMessage } from "../realtime/change-schema";
 
 // Messages as the conversation view shows them, from Message rows: who sent an outbound one (a staff member's name
@@ -85,6 +86,7 @@ export async function toThreadMessages(
     });
     for (const s of sdrs) if (s.statusDetails) reasons.set(s.messageId, s.statusDetails);
   }
+  const attachments = await attachmentsOf(rows.filter((r) => r.media !== "[]").map((r) => r.id));
   const out: ThreadMessage[] = [];
   for (const row of rows) {
     const conversationId = conversationOf(row);
@@ -95,6 +97,7 @@ export async function toThreadMessages(
       direction: row.direction === "inbound" ? "inbound" : "outbound",
       body: row.body,
       media: parseMedia(row.media),
+      attachments: attachments.get(row.id) ?? [],
       status: row.status,
       reason: row.rejectReason ?? reasons.get(row.id) ?? "",
       numSegments: row.numSegments,

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import type pg from "pg";
 import { hotPool, insertTablesPg } from "./pg-hot-path";
 import { batchRows } from "./send-rows";
 import type { SameTextEntry, SameTextRule, SendWrite } from "./send-batch";
@@ -32,7 +34,50 @@ async function countSameTextPg(counts: SameTextEntry[], rule: SameTextRule): Pro
   }
   const rows = [...increments.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
   const ks = [...keys.values()];
-  const { rows: result } = await hotPool().query<{
+  // Two batches counting one text in different seconds would each read the other's bucket from before the other's
+  // commit (a statement's snapshot), and both miss it: each key is locked (in one order) for the transaction first,
+  // so the count's statement starts after any other batch counting that text has committed.
+  const client = await hotPool().connect();
+  let result: { kind: number; a: string; h: string; s: string | number; c: string | number }[];
+  try {
+    await client.query("BEGIN");
+    await client.query(
+      `SELECT COUNT(*) FROM (SELECT pg_advisory_xact_lock(k) FROM (SELECT k FROM unnest($1::bigint[]) AS k ORDER BY k) o) l`,
+      [[...new Set(ks.map((k) => lockKey(k.accountId, k.textHash)))]],
+    );
+    result = await countStatement(client, rows, ks, rule);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+  const after = new Map<string, number>();
+  const others = new Map<string, number>();
+  for (const r of result) {
+    if (Number(r.kind) === 0) after.set(`${r.a} ${r.h} ${Number(r.s)}`, Number(r.c));
+    else others.set(`${r.a} ${r.h}`, Number(r.c));
+  }
+  return rule.batchTotals(counts, after, others);
+}
+
+/** The advisory lock of one account's text: 64 bits of a hash of both. */
+function lockKey(accountId: string, textHash: string): string {
+  return BigInt.asIntN(
+    64,
+    BigInt(`0x${createHash("sha256").update(`${accountId} ${textHash}`).digest("hex").slice(0, 16)}`),
+  ).toString();
+}
+
+/** Adds the batch's destinations to their buckets and reads each key's other buckets of the window. */
+async function countStatement(
+  client: pg.PoolClient,
+  rows: [string, string, number, number][],
+  ks: { accountId: string; textHash: string; since: number; lo: number; hi: number }[],
+  rule: SameTextRule,
+) {
+  const { rows: result } = await client.query<{
     kind: number;
     a: string;
     h: string;
@@ -66,13 +111,7 @@ async function countSameTextPg(counts: SameTextEntry[], rule: SameTextRule): Pro
       ks.map((k) => String(k.hi)),
     ],
   );
-  const after = new Map<string, number>();
-  const others = new Map<string, number>();
-  for (const r of result) {
-    if (Number(r.kind) === 0) after.set(`${r.a} ${r.h} ${Number(r.s)}`, Number(r.c));
-    else others.set(`${r.a} ${r.h}`, Number(r.c));
-  }
-  return rule.batchTotals(counts, after, others);
+  return result;
 }
 
 // PostgreSQL counts before the batch's transaction: what a write's count decided is kept here (and applied to the

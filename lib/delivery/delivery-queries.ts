@@ -27,6 +27,9 @@ export interface MessageChange {
   status?: string;
   expiresAt?: Date;
   rejectReason?: string;
+  /** An outbound MMS's media once fetched and fitted (JSON array of URLs), and its media state (lib/media). */
+  media?: string;
+  mediaState?: string;
 }
 
 const CHANGE_KINDS: Record<keyof MessageChange, ColumnKind> = {
@@ -36,12 +39,16 @@ const CHANGE_KINDS: Record<keyof MessageChange, ColumnKind> = {
   status: "text",
   expiresAt: "date",
   rejectReason: "text",
+  media: "text",
+  mediaState: "text",
 };
 
 /** Only messages still in one of these statuses (and with this many parts out, when given) take a change. */
 export interface MessageGuard {
   status: readonly string[];
   partsSubmitted?: number;
+  /** Only outbound MMS still waiting for their media (lib/media/prepare-outbound.ts). */
+  mediaState?: string;
 }
 
 /**
@@ -69,6 +76,7 @@ export function* updateMessagesSteps(
     }
     let where = ` AND "status" IN (${placeholderList(values, guard.status)})`;
     if (guard.partsSubmitted !== undefined) where += ` AND "partsSubmitted" = ${bind("int", guard.partsSubmitted)}`;
+    if (guard.mediaState !== undefined) where += ` AND "mediaState" = ${bind("text", guard.mediaState)}`;
     for (const row of yield* query<{ id: string }>(`${sql}${where} RETURNING "id"`, values)) changed.push(row.id);
   }
   return changed;

@@ -136,7 +136,10 @@ export async function loadQueues(numbers: string[]): Promise<Map<string, QueuedM
   return queues;
 }
 
-/** The first four messages of each number's queue (sending first, then ad hoc before bulk, oldest first). */
+/**
+ * The first four messages of each number's queue (sending first, then ad hoc before bulk, oldest first), leaving out MMS
+ * whose media are still being fetched and fitted (lib/media/prepare-outbound.ts): they join the queue once ready.
+ */
 function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
   const rows: QueuedRow[] = [];
   for (const chunk of chunks(numbers)) {
@@ -153,6 +156,7 @@ function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
            ) AS "rank"
            FROM "Message"
            WHERE "direction" = 'outbound' AND "status" IN (${QUEUED_SQL}) AND "fromNumber" IN (${list})
+             AND "mediaState" = ''
          ) ranked JOIN "Message" m ON m."id" = ranked."id"
          WHERE ranked."rank" <= 4
          ORDER BY m."fromNumber", ranked."rank"`,

@@ -67,7 +67,8 @@ export function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: B
   error: ApiError;
   method: string;
 } {
-  const requestLine = (error.rawPacket?.toString("latin1") ?? "").split("\n", 1)[0]!;
+  const packet = error.rawPacket?.toString("latin1") ?? "";
+  const requestLine = packet.split("\n", 1)[0]!;
   const method = REQUEST_LINE.exec(requestLine)?.[1];
   if (error.code === "HPE_INVALID_METHOD" && method) {
     const detail = "the methods served are GET, HEAD, POST, PUT, PATCH and DELETE";
@@ -82,7 +83,9 @@ export function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: B
   // A HEAD request gets the head alone, whatever else was wrong with it.
   return {
     error: new ApiError("InvalidRequest", { detail }),
-    method: requestLine.startsWith("HEAD ") ? "HEAD" : "GET",
+    // The refused packet may hold more than the request it refuses (bytes left before it on a reused connection):
+    // any HEAD request line in it means the client may be waiting for a head alone.
+    method: /(?:^|\n)HEAD \S/.test(packet) ? "HEAD" : "GET",
   };
 }
 

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
 import { responseText } from "../api/envelope";
 
 // Turns a Node request into a Web Request for the app/v3 route handler exports, and a Web Response back, so the
@@ -43,6 +44,20 @@ export async function toHandlerRequest(req: IncomingMessage, origin: string, max
     headers: new NodeHeaders(req.headers),
     text: async () => body,
     json: async () => JSON.parse(body) as unknown,
+  };
+  return request as unknown as Request;
+}
+
+/**
+ * The request for a route handler that reads its body as a stream (POST /v3/media: uploads of many megabytes are
+ * written to disk as they arrive, never held whole): `body` is the request itself, not read beforehand.
+ */
+export function toStreamingRequest(req: IncomingMessage, origin: string): Request {
+  const request = {
+    method: req.method ?? "GET",
+    url: origin + (req.url ?? "/"),
+    headers: new NodeHeaders(req.headers),
+    body: Readable.toWeb(req),
   };
   return request as unknown as Request;
 }

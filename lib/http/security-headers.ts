@@ -7,8 +7,8 @@ import { env } from "../env";
 // its own. A page gets a Content-Security-Policy with a nonce fresh for each request; everything else (JSON, text,
 // static files) a policy that allows nothing, since none of it is a document that should run or load anything.
 
-/** Paths whose answers are never a page: the API, Prometheus, Next's build output, socket.io. */
-const NOT_A_PAGE = /^\/(?:v3|api|metrics|socket\.io|_next\/static)(?:\/|$)/;
+/** Paths whose answers are never a page: the API, Prometheus, media, Next's build output, socket.io. */
+const NOT_A_PAGE = /^\/(?:v3|api|metrics|media|socket\.io|_next\/static)(?:\/|$)/;
 
 /** The policy of every answer that is not a page. */
 export const DATA_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
@@ -20,6 +20,8 @@ export function createNonce(): string {
 
 /** The Content-Security-Policy of a portal page, the sign-in page and the API docs page. */
 export function pageContentSecurityPolicy(nonce: string, options: { dev?: boolean } = {}): string {
+  const publicUrl = env().PUBLIC_URL;
+  const mediaOrigin = publicUrl ? [new URL(publicUrl).origin] : [];
   const directives: Record<string, string[]> = {
     // Anything not named below: nothing.
     "default-src": ["'none'"],
@@ -33,10 +35,13 @@ export function pageContentSecurityPolicy(nonce: string, options: { dev?: boolea
     // (React sets the styles it manages through the CSSOM, which the policy does not govern). Next's development
     // server injects <style> elements of its own.
     "style-src": ["'self'", ...(options.dev ? ["'unsafe-inline'"] : [])],
-    // The build's images and icons, generated images (data:, blob:), and the pictures of MMS messages, shown in the
-    // conversation view where they are hosted (a carrier's or a sender's server, http or https): an image cannot
-    // run script, and media URLs are checked to be http(s) before they are stored.
-    "img-src": ["'self'", "data:", "blob:", "http:", "https:"],
+    // The build's images and icons, generated images (data:, blob:: the composer's previews of files being
+    // attached), and the media of messages, which are all Parley's own copies under /media/ (docs/MEDIA.md): no
+    // picture is loaded from a sender's or a carrier's server, so opening a conversation tells them nothing.
+    // Their URLs are absolute, on PUBLIC_URL: allowed too, for a portal opened at another of the server's addresses.
+    "img-src": ["'self'", ...mediaOrigin, "data:", "blob:"],
+    // Video and audio attachments play from /media/ too (and the composer's previews from blob:).
+    "media-src": ["'self'", ...mediaOrigin, "blob:"],
     "font-src": ["'self'"],
     // fetch() to the portal's API, and socket.io (polling and websockets to the same host: CSP level 3 makes
     // 'self' match ws: and wss: of the page's own host and port).

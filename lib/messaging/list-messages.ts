@@ -87,6 +87,23 @@ export async function queryMessages(query: ListQuery): Promise<MessagePage> {
   }
 }
 
+/**
+ * One page of the listing without its total: for callers that show a few matches and no count (the conversations'
+ * search), so that a new search text does not pay for counting every match.
+ */
+export async function findMessages(query: ListQuery): Promise<MessagePage["results"]> {
+  try {
+    const plan = await bodyPlan(query);
+    return (await readPage(query, plan)).map(toListingResult);
+  } catch (error) {
+    if (error instanceof StatementTimeout)
+      throw new ApiError("QueryTimeout", {
+        detail: `The search ran longer than ${env().LISTING_TIMEOUT_SECONDS} s and was stopped: search for a longer text`,
+      });
+    throw error;
+  }
+}
+
 /** GET /v3/messages: the query's parameters as given, then one page of the account's messages and the total. */
 export async function listMessages(input: {
   principal: ApiPrincipal;

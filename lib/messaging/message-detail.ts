@@ -1,3 +1,4 @@
+import { attachmentsOf, type MediaAttachment } from "../media/media-records";
 import { db } from "../db/client";
 import type { Prisma } from "../db/generated/sqlite/client";
 import { UUID_PATTERN } from "../db/ids";
@@ -40,6 +41,8 @@ export interface MessageDetail {
   to: string;
   body: string;
   media: string[];
+  /** The media as Parley keeps them (type, size, name; each the copy fitted for the route of an outbound MMS). */
+  attachments: MediaAttachment[];
   numSegments: number;
   encoding: string;
   /** The listing status ("" for inbound). */
@@ -70,6 +73,7 @@ export async function getMessageDetail(input: {
     select: detailSelect,
   });
   if (!row) return null;
+  const attachments = (await attachmentsOf([row.id])).get(row.id) ?? [];
   return {
     message: {
       messageId: row.id,
@@ -80,6 +84,7 @@ export async function getMessageDetail(input: {
       to: row.toNumber,
       body: row.body,
       media: JSON.parse(row.media) as string[],
+      attachments,
       numSegments: row.numSegments,
       encoding: row.encoding,
       status: row.status,

@@ -8,6 +8,9 @@ import { recordTransitionsInTx, sdrRow } from "./record-transitions";
 import { recordAudit } from "../audit/audit-trail";
 import { partitionMedia } from "./check-media-url";
 import { isDuplicateKeyError } from "./idempotency";
+import { planInboundMedia, writeInboundMedia } from "../media/ingest-inbound";
+import { fetchInboundMediaSoon } from "../media/fetch-inbound";
+import { applyInbound } from "../conversations/assign-inbound";
 
 export interface ReceiveOptions {
   /** Only for a number of this account (a provider connection's callbacks reach only its own account's numbers). */
@@ -17,6 +20,8 @@ export interface ReceiveOptions {
    * callback) changes nothing the second time; answered null.
    */
   once?: boolean;
+  /** The connection it came through: its credentials fetch the message's media from the provider. */
+  carrierId?: string;
 }
 
 export interface ReceivedMessage {
@@ -55,7 +60,11 @@ export async function receiveMessage(
   }
   const at = message.receivedAt;
   const messageId = uuidv7(at.getTime());
-  const { kept: media, dropped } = partitionMedia(message.media);
+  const { kept, dropped } = partitionMedia(message.media);
+  // Parley's copies of the media: the message carries their URLs from the start (lib/media/ingest-inbound.ts).
+  const mediaPlan = await planInboundMedia(number.accountId, kept);
+  const media = mediaPlan.urls;
+  if (mediaPlan.dropped > 0) dropped.push(...Array<string>(mediaPlan.dropped).fill("another account's medium"));
   if (dropped.length > 0) {
     logger().warn(
       { accountId: number.accountId, from: message.from, to: message.to, messageId, dropped },
@@ -85,6 +94,8 @@ export async function receiveMessage(
         },
         update: { lastMessageAt: at },
       });
+      // Reopens it when resolved or snoozed, and assigns a new one round-robin when the account asks for it.
+      await applyInbound(tx, later, { conversation, at });
       const stored = {
         id: messageId,
         accountId: number.accountId,
@@ -104,6 +115,14 @@ export async function receiveMessage(
         updatedAt: at,
       };
       await tx.message.create({ data: stored });
+      const fetchDue = await writeInboundMedia(tx, {
+        accountId: number.accountId,
+        messageId,
+        plan: mediaPlan,
+        carrierId: options.carrierId ?? null,
+        at,
+      });
+      if (fetchDue) later.add(fetchInboundMediaSoon);
       if (dropped.length > 0) {
         await recordAudit(
           {

@@ -19,6 +19,7 @@ import { attachConversations } from "../conversations/attach-conversations";
 import { metrics } from "../metrics/define-metrics";
 import { announceChanges } from "../realtime/announce-changes";
 import { processSingleton } from "../process-singletons";
+import { checkOwnMedia } from "../media/media-records";
 
 // The group commit counts automatic bulk by this rule in the send's own transaction, and wakes the live view after
 // each batch: both are the sender's business, handed to lib/db before the first write.
@@ -69,6 +70,9 @@ export async function sendMessages(input: {
 
   const destinations = request.to !== undefined ? [request.to] : request.toArray!;
   const media = request.media ?? [];
+  // Parley's own media URLs (POST /v3/media) must be the account's; other URLs are fetched when the message is
+  // prepared for its route (lib/media/prepare-outbound.ts), and what cannot be fetched or fitted fails the message.
+  if (media.length > 0) await checkOwnMedia(request.accountId, media);
   const body = request.body ?? "";
   const now = new Date();
   // The decisions: bulk defaults to false for one destination and true for two or more; and the same text from one
@@ -142,6 +146,8 @@ export async function sendMessages(input: {
       toNumber: stored,
       body: sentBody,
       media: mediaJson,
+      // An MMS leaves once its media are fetched and fitted to its route.
+      mediaState: isMms && reason === null ? "pending" : "",
       numSegments: sentNumSegments,
       encoding: sentSegments.encoding,
       status: reason ? "rejected" : "queued",

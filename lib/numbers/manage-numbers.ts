@@ -379,3 +379,13 @@ export async function releaseNumber(
 function plural(n: number, noun: string): string {
   return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 }
+
+/** The account's numbers (digits), in order: what staff pick a sending number from. */
+export async function accountNumbers(accountId: string): Promise<string[]> {
+  const rows = await db().phoneNumber.findMany({
+    where: { accountId },
+    select: { number: true },
+    orderBy: { number: "asc" },
+  });
+  return rows.map((r) => r.number);
+}

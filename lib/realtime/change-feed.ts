@@ -3,6 +3,7 @@ import { readDb as db } from "../db/client";
 import { logger } from "../log";
 import { changesOfSdrs } from "../conversations/thread-messages";
 import { messageChangeSchema, SOCKET_EVENTS, type MessageChange } from "./change-schema";
+import { visibilityFilter } from "./visible-changes";
 
 // The server's change feed. The SDR table is the ordered log of message changes (every send writes accepted/queued
 // or rejected, every delivery step one, every inbound message `received`), and its id is a monotonic position.
@@ -73,17 +74,28 @@ export async function startChangeFeed(io: Server, pollMs: number): Promise<Chang
     }
     // Only accounts with a browser on this server cost a read of their messages.
     const wanted = rows.filter((r) => hasAudience(r.accountId));
-    if (wanted.length > 0) emit(await changesOfSdrs(wanted));
+    if (wanted.length > 0) await emit(await changesOfSdrs(wanted));
     if (rows.length === BATCH) again = true;
   }
 
-  function emit(changes: MessageChange[]): void {
+  async function emit(changes: MessageChange[]): Promise<void> {
     const byAccount = new Map<string, MessageChange[]>();
     for (const change of changes) {
       const parsed = messageChangeSchema.parse(change);
       byAccount.set(parsed.accountId, [...(byAccount.get(parsed.accountId) ?? []), parsed]);
     }
-    for (const [accountId, list] of byAccount) io.local.to(accountRoom(accountId)).emit(SOCKET_EVENTS.change, list);
+    for (const [accountId, list] of byAccount) {
+      // An account that shows agents only theirs and the unassigned ones: each socket gets what its user may see.
+      const visibleTo = await visibilityFilter(accountId, list);
+      if (!visibleTo) {
+        io.local.to(accountRoom(accountId)).emit(SOCKET_EVENTS.change, list);
+        continue;
+      }
+      for (const socket of await io.local.in(accountRoom(accountId)).fetchSockets()) {
+        const visible = await visibleTo((socket.data as { userId: string }).userId);
+        if (visible.length > 0) socket.emit(SOCKET_EVENTS.change, visible);
+      }
+    }
   }
 
   async function tick(): Promise<void> {

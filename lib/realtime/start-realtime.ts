@@ -7,14 +7,27 @@ import { changesAfter } from "../conversations/thread-messages";
 import { catchUpQuerySchema } from "../conversations/conversation-schema";
 import { fanOutKind, installAnnouncer, POKE_EVENT, throttleAnnouncements } from "./announce-changes";
 import { accountRoom, startChangeFeed, userRoom, type ChangeFeed } from "./change-feed";
-import { catchUpSchema, MAX_REPLAY, readChangeSchema, SOCKET_EVENTS } from "./change-schema";
+import {
+  catchUpSchema,
+  CONVERSATION_UPDATE_EVENT,
+  type ConversationUpdate,
+  conversationUpdateSchema,
+  MAX_REPLAY,
+  NOTE_EVENT,
+  CONTACTS_EVENT,
+  contactsChangeSchema,
+  type NoteChange,
+  noteChangeSchema,
+  readChangeSchema,
+  SOCKET_EVENTS,
+} from "./change-schema";
 import { socketUser } from "./socket-auth";
+import { visibilityFilter } from "./visible-changes";
 import { sessionRoom } from "./disconnect-sessions";
 import { processSingleton } from "../process-singletons";
+import { attachPresence, type PresenceData } from "./presence";
 
-interface SocketData {
-  userId: string;
-  accountId: string;
+interface SocketData extends PresenceData {
   sessionId: string;
 }
 
@@ -88,7 +101,12 @@ export async function startRealtime(io: Server): Promise<{ feed: ChangeFeed; sto
     socketUser(socket.request)
       .then((user) => {
         if (!user) return next(new Error("Unauthorized"));
-        socket.data = { userId: user.id, accountId: user.accountId, sessionId: user.sessionId } satisfies SocketData;
+        socket.data = {
+          userId: user.id,
+          accountId: user.accountId,
+          sessionId: user.sessionId,
+          name: user.name,
+        } satisfies SocketData;
         next();
       })
       .catch((error: unknown) => {
@@ -100,13 +118,19 @@ export async function startRealtime(io: Server): Promise<{ feed: ChangeFeed; sto
   io.on("connection", (socket: Socket) => {
     const data = socket.data as SocketData;
     void socket.join([accountRoom(data.accountId), userRoom(data.userId), sessionRoom(data.sessionId)]);
+    attachPresence(io, socket);
     // Everything of the account after a position: the reconnect path (and the first connection after a page load).
     socket.on(SOCKET_EVENTS.catchUp, (raw: unknown, ack: unknown) => {
       if (typeof ack !== "function") return;
       const parsed = catchUpQuerySchema.safeParse(raw);
       if (!parsed.success) return ack({ error: "InvalidRequest" });
       changesAfter({ accountId: data.accountId, after: parsed.data.after, limit: MAX_REPLAY })
-        .then((answer) => ack(catchUpSchema.parse(answer)))
+        .then(async (answer) => {
+          // Only the conversations this user may see (the account may show agents only theirs).
+          const visibleTo = await visibilityFilter(data.accountId, answer.changes);
+          const changes = visibleTo ? await visibleTo(data.userId) : answer.changes;
+          ack(catchUpSchema.parse({ ...answer, changes }));
+        })
         .catch((error: unknown) => {
           log.warn({ err: error }, "catch-up failed");
           ack({ error: "SystemFailure" });
@@ -133,4 +157,39 @@ export async function startRealtime(io: Server): Promise<{ feed: ChangeFeed; sto
 /** Tells the user's own browsers (every tab, on any server) that their read marker moved. */
 export function announceRead(userId: string, change: { conversationId: string; lastReadAt: string }): void {
   holder.__parleyIo?.to(userRoom(userId)).emit(SOCKET_EVENTS.read, readChangeSchema.parse(change));
+}
+
+/**
+ * Tells the browsers that may see a conversation that its status or assignee changed: the account's room, or only
+ * the listed users' rooms (an account whose agents see only theirs and the unassigned ones). The adapter relays
+ * it to the other servers. A process without the socket.io server (the worker, the CLI) sends nothing: the
+ * browsers learn of it from the message it came with, or on their next read.
+ */
+export function announceConversationUpdate(
+  accountId: string,
+  update: ConversationUpdate,
+  audience: "account" | string[] = "account",
+): void {
+  const io = holder.__parleyIo;
+  if (!io) return;
+  const payload = conversationUpdateSchema.parse(update);
+  const rooms = audience === "account" ? accountRoom(accountId) : audience.map(userRoom);
+  if (rooms.length === 0) return;
+  io.to(rooms).emit(CONVERSATION_UPDATE_EVENT, payload);
+}
+
+/**
+ * Tells the browsers (on any server) that may see the conversation of a new internal note: the account's, or only
+ * the listed users' (an account whose agents see only theirs).
+ */
+export function announceNote(accountId: string, change: NoteChange, audience: "account" | string[] = "account"): void {
+  const rooms = audience === "account" ? accountRoom(accountId) : audience.map(userRoom);
+  if (rooms.length === 0) return;
+  holder.__parleyIo?.to(rooms).emit(NOTE_EVENT, noteChangeSchema.parse(change));
+}
+
+/** Tells every browser of the account (on any server) that contacts changed: names shown everywhere follow. */
+export function announceContacts(accountId: string, numbers: string[]): void {
+  const payload = contactsChangeSchema.parse({ numbers: numbers.length <= 100 ? numbers : [] });
+  holder.__parleyIo?.to(accountRoom(accountId)).emit(CONTACTS_EVENT, payload);
 }

@@ -2,6 +2,7 @@ import { logger } from "../log";
 import { pruneWebhookEvents } from "../webhooks/prune-webhook-events";
 import { pruneMessages } from "./prune-messages";
 import { pruneSessions } from "./prune-sessions";
+import { pruneMedia, UNUSED_GRACE_MS } from "../media/prune-media";
 import { withRetentionLock } from "./retention-lock";
 
 const DAY_MS = 86_400_000;
@@ -23,6 +24,8 @@ export interface RetentionPass {
   webhookEvents: number;
   /** Portal sessions ended more than a day ago. */
   portalSessions: number;
+  /** Media no message carries any more (with their bytes in the media store). */
+  media: number;
   batches: number;
   /** The longest batch, from its first statement to its commit (how long it held SQLite's write lock). */
   maxBatchMs: number;
@@ -36,6 +39,7 @@ const EMPTY: RetentionPass = {
   idempotencyRecords: 0,
   webhookEvents: 0,
   portalSessions: 0,
+  media: 0,
   batches: 0,
   maxBatchMs: 0,
   busy: false,
@@ -44,7 +48,7 @@ const EMPTY: RetentionPass = {
 /**
  * The retention pass of a delivery worker: every interval, finished webhook events past their retention and, when a
  * message retention is set, settled messages past it, each in small batches (lib/retention/prune-in-batches.ts);
- * and portal sessions ended a day ago.
+ * the media no message carries any more (lib/media/prune-media.ts); and portal sessions ended a day ago.
  * Webhook events of messages go no later than their messages do, so the shorter of the two retentions counts for
  * them.
  */
@@ -106,7 +110,7 @@ export class RetentionSweeper {
       this.log.debug("retention pass skipped: another worker is pruning");
       return { ...EMPTY, busy: true };
     }
-    if (pass.messages + pass.webhookEvents + pass.idempotencyRecords + pass.portalSessions > 0)
+    if (pass.messages + pass.webhookEvents + pass.idempotencyRecords + pass.portalSessions + pass.media > 0)
       this.log.info(pass, "retention pass");
     else this.log.debug(pass, "retention pass: nothing due");
     return pass;
@@ -134,6 +138,9 @@ export class RetentionSweeper {
       pass.idempotencyRecords = messages.idempotencyRecords;
       pass.batches += messages.batches;
     }
+    const media = await pruneMedia(new Date(now - UNUSED_GRACE_MS), control);
+    pass.media = media.deleted;
+    pass.batches += media.batches;
     pass.portalSessions = await pruneSessions(now);
     pass.maxBatchMs = Math.round(maxBatchMs * 10) / 10;
     return pass;

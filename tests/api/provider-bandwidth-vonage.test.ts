@@ -2,16 +2,23 @@ import { createHash, createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, randomNumber, releaseFactories, type TestAccount } from "../helpers/factories";
-import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from "../helpers/webhook-receiver";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { has, waitForSdrs, waitUntil } from "../helpers/wait-for";
+import { startFakeBandwidth, type FakeBandwidth } from "../helpers/fake-bandwidth";
+import { startFakeVonage, type FakeVonage } from "../helpers/fake-vonage";
+import { PARLEY_MEDIA, readFittedImage, readMedium, startMmsPictures, type MmsPictures } from "../helpers/mms-pictures";
 
 // Bandwidth's and Vonage's loops end to end: send → the provider's request (held to its published API: path, auth,
 // JSON field names) → its status callback (Bandwidth's Basic credentials, Vonage's signed JWT) → SDRs; an inbound MMS
-// → the listing; a callback with wrong credentials changes nothing. Each provider is a real HTTP server here.
+// → the listing; a callback with wrong credentials changes nothing. Each provider is a real HTTP server here, and
+// so is the one offering the pictures an MMS names: Parley sends its own fitted copies and keeps copies of what
+// comes in.
 
 let server: RunningServer;
-let bandwidth: WebhookReceiver;
-let vonage: WebhookReceiver;
+let bandwidth: FakeBandwidth;
+let vonage: FakeVonage;
+let receiver: WebhookReceiver;
+let pictures: MmsPictures;
 let account: TestAccount;
 const connections: Record<string, { id: string; statusUrl: string; inboundUrl: string }> = {};
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
@@ -33,40 +40,13 @@ function vonageToken(body: string, secret = SIGNATURE_SECRET, iat = Math.floor(D
 }
 
 beforeAll(async () => {
-  bandwidth = await startWebhookReceiver();
-  let n = 0;
-  bandwidth.respond = (r: ReceivedRequest) => {
-    if (r.path === "/api/v1/oauth2/token")
-      return r.headers.authorization === basic("client-id", "client-secret") &&
-        r.body === "grant_type=client_credentials"
-        ? {
-            status: 200,
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ access_token: "bw-token", expires_in: 3600 }),
-          }
-        : { status: 401, body: "{}" };
-    if (
-      r.path === "/api/v2/users/9900001/messages" &&
-      r.method === "POST" &&
-      r.headers.authorization === "Bearer bw-token"
-    )
-      return {
-        status: 202,
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ id: `16${++n}bw`, owner: r.json.from }),
-      };
-    return { status: 404, body: JSON.stringify({ type: "not-found", description: `${r.method} ${r.path}` }) };
-  };
-  vonage = await startWebhookReceiver();
-  vonage.respond = (r: ReceivedRequest) =>
-    r.path === "/v1/messages" && r.method === "POST" && r.headers.authorization === basic("vkey", "vsecret")
-      ? {
-          status: 202,
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ message_uuid: crypto.randomUUID() }),
-        }
-      : { status: 401, body: JSON.stringify({ title: "Unauthorized" }) };
-  server = await startServer({ env: { PARLEY_WORKER: "true", WORKER_POLL_MS: "20" } });
+  pictures = await startMmsPictures();
+  bandwidth = await startFakeBandwidth({ accountId: "9900001", clientId: "client-id", clientSecret: "client-secret" });
+  vonage = await startFakeVonage({ apiKey: "vkey", apiSecret: "vsecret" });
+  receiver = await startWebhookReceiver();
+  server = await startServer({
+    env: { PARLEY_WORKER: "true", WORKER_POLL_MS: "20", WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "50" },
+  });
   account = await createTestAccount(server, { numbers: 2, rateLimitPerSecond: 20 });
   const add = async (name: string, type: string, fields: Record<string, string>, number: string) => {
     const res = await call(server, "POST", `/api/admin/accounts/${account.accountId}/carriers`, {
@@ -88,14 +68,19 @@ beforeAll(async () => {
     applicationId: "app-1",
     callbackUsername: "cb-user",
     callbackPassword: "cb-password-123",
-    apiUrl: new URL(bandwidth.url).origin,
+    apiUrl: bandwidth.url,
   }, account.numbers[0]!); // prettier-ignore
   await add(
     "vonage",
     "vonage",
-    { apiKey: "vkey", apiSecret: "vsecret", signatureSecret: SIGNATURE_SECRET, apiUrl: new URL(vonage.url).origin },
+    { apiKey: "vkey", apiSecret: "vsecret", signatureSecret: SIGNATURE_SECRET, apiUrl: vonage.url },
     account.numbers[1]!,
   );
+  const hook = await call(server, "PUT", `/api/admin/accounts/${account.accountId}/webhook`, {
+    headers: account.headers,
+    body: { url: receiver.url },
+  });
+  expect(hook.status, hook.text).toBe(200);
 }, 120_000);
 
 afterAll(async () => {
@@ -103,6 +88,8 @@ afterAll(async () => {
   await server?.stop();
   await bandwidth?.close();
   await vonage?.close();
+  await receiver?.close();
+  await pictures?.stop();
 });
 
 async function send(from: string, body: Record<string, unknown>): Promise<string> {
@@ -127,12 +114,77 @@ async function inboundListed(phone: string) {
   );
 }
 
+async function listedTo(to: string) {
+  const res = await call(server, "GET", `/v3/messages?accountId=${account.accountId}&to=${to}`, {
+    headers: account.headers,
+  });
+  return res.json.data.results[0] as { media: string[] } | undefined;
+}
+
+/** Posts a message-received callback from `phone` naming `media`, with the callback credentials. */
+function bandwidthInbound(phone: string, text: string, media: string[]) {
+  return fetch(connections.bandwidth!.inboundUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: basic("cb-user", "cb-password-123") },
+    body: JSON.stringify([
+      {
+        type: "message-received",
+        time: new Date().toISOString(),
+        description: "Incoming message received",
+        to: `+${account.numbers[0]}`,
+        message: {
+          id: `1476${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`,
+          from: `+${phone}`,
+          to: [`+${account.numbers[0]}`],
+          text,
+          media,
+          segmentCount: 1,
+        },
+      },
+    ]),
+  });
+}
+
+/** Posts a signed inbound MMS (message_type image) from `phone`, as Vonage does. */
+function vonageInbound(phone: string, caption: string, url: string) {
+  const body = JSON.stringify({
+    channel: "mms",
+    message_uuid: crypto.randomUUID(),
+    to: account.numbers[1],
+    from: phone,
+    timestamp: new Date().toISOString(),
+    message_type: "image",
+    image: { url, caption },
+  });
+  return fetch(connections.vonage!.inboundUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${vonageToken(body)}` },
+    body,
+  });
+}
+
+/**
+ * The inbound MMS from `phone`, once listed with its text and Parley's address of its picture, also named by the
+ * customer's webhook; answers that address.
+ */
+async function expectKeptInbound(phone: string, text: string): Promise<string> {
+  const [message] = await inboundListed(phone);
+  expect(message).toMatchObject({ messageType: "mms", body: text, media: [expect.stringMatching(PARLEY_MEDIA)] });
+  const hook = await receiver.waitFor((r) => r.json.from === phone);
+  expect(hook.json.media).toEqual(message.media);
+  return message.media[0] as string;
+}
+
 describe("a Bandwidth connection", () => {
-  it("sends an MMS to the Messaging API v2, and a message-delivered callback with the callback credentials settles it", async () => {
+  it("sends an MMS to the Messaging API v2 with Parley's fitted copies, and a message-delivered callback with the callback credentials settles it", async () => {
     const from = account.numbers[0]!;
     const to = randomNumber();
-    const messageId = await send(from, { to, body: "Your X-ray", media: ["https://example.com/xray.png"] });
-    const request = await bandwidth.waitFor((r) => r.path === "/api/v2/users/9900001/messages");
+    const messageId = await send(from, {
+      to,
+      body: "Your X-ray",
+      media: [pictures.largePngUrl, pictures.smallJpegUrl],
+    });
+    const request = await bandwidth.waitFor((r) => r.path === "/api/v2/users/9900001/messages", 60_000);
     expect(request.headers["content-type"]).toMatch(/^application\/json/);
     expect(request.json).toEqual({
       applicationId: "app-1",
@@ -140,8 +192,14 @@ describe("a Bandwidth connection", () => {
       from: `+${from}`,
       tag: messageId,
       text: "Your X-ray",
-      media: ["https://example.com/xray.png"],
+      media: [expect.stringMatching(PARLEY_MEDIA), expect.stringMatching(PARLEY_MEDIA)],
     });
+    const media = request.json.media as string[];
+    const large = await readFittedImage(media[0]!);
+    expect(large.bytes.length).toBeLessThan(pictures.largePngSize);
+    expect(large.metadata.width).toBeLessThan(4000);
+    expect((await readFittedImage(media[1]!)).metadata).toMatchObject({ format: "jpeg", width: 320, height: 240 });
+    expect((await listedTo(to))?.media).toEqual(media);
     await waitForSdrs(server, account, messageId, has("wait_dlr"));
     const id = await providerIdOf(messageId);
     const event = JSON.stringify([
@@ -166,38 +224,37 @@ describe("a Bandwidth connection", () => {
     expect((await post(basic("cb-user", "cb-password-123"))).status).toBe(200);
     const records = await waitForSdrs(server, account, messageId, has("dlr_received"));
     expect(records.find((r) => r.status === "delivered")!.statusDetails).toBe("bandwidth delivered");
+  }, 90_000);
+
+  it("receives an MMS from a message-received callback, and keeps its own copy of the picture", async () => {
+    const phone = randomNumber();
+    const photo = bandwidth.offerMedia("photo.jpg", pictures.smallJpeg, "image/jpeg");
+    expect((await bandwidthInbound(phone, "Thanks!", [photo])).status).toBe(200);
+    const url = await expectKeptInbound(phone, "Thanks!");
+    const copy = await readMedium(url);
+    expect(copy.status).toBe(200);
+    expect(copy.contentType).toBe("image/jpeg");
+    expect(copy.bytes.equals(pictures.smallJpeg)).toBe(true);
+    // Bandwidth's media need the API credentials; Parley gave them.
+    const path = new URL(photo).pathname;
+    expect(bandwidth.mediaRequests.filter((r) => r.path === path).map((r) => r.headers.authorization)).toContain(
+      basic("client-id", "client-secret"),
+    );
+    // A copy, not a proxy: once Bandwidth has deleted the medium, Parley still answers it without asking again.
+    bandwidth.forgetMedia();
+    const asked = bandwidth.mediaRequests.length;
+    const later = await readMedium(url);
+    expect(later.status).toBe(200);
+    expect(later.bytes.equals(pictures.smallJpeg)).toBe(true);
+    expect(bandwidth.mediaRequests.length).toBe(asked);
   });
 
-  it("receives an MMS from a message-received callback", async () => {
+  it("keeps an MMS whose picture Bandwidth no longer has: its text is listed, its medium answers 404", async () => {
     const phone = randomNumber();
-    const event = JSON.stringify([
-      {
-        type: "message-received",
-        time: new Date().toISOString(),
-        description: "Incoming message received",
-        to: `+${account.numbers[0]}`,
-        message: {
-          id: "14762070468292kw2fuqty55yp2b2",
-          from: `+${phone}`,
-          to: [`+${account.numbers[0]}`],
-          text: "Thanks!",
-          media: ["https://messaging.bandwidth.com/api/v2/users/9900001/media/photo.jpg"],
-          segmentCount: 1,
-        },
-      },
-    ]);
-    const res = await fetch(connections.bandwidth!.inboundUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: basic("cb-user", "cb-password-123") },
-      body: event,
-    });
-    expect(res.status).toBe(200);
-    const [message] = await inboundListed(phone);
-    expect(message).toMatchObject({
-      messageType: "mms",
-      body: "Thanks!",
-      media: ["https://messaging.bandwidth.com/api/v2/users/9900001/media/photo.jpg"],
-    });
+    expect((await bandwidthInbound(phone, "Did it arrive?", [bandwidth.missingMediaUrl()])).status).toBe(200);
+    const medium = await readMedium(await expectKeptInbound(phone, "Did it arrive?"));
+    expect(medium.status).toBe(404);
+    expect(medium.text).toBe("Attachment unavailable.\n");
   });
 });
 
@@ -206,7 +263,7 @@ describe("a Vonage connection", () => {
     const from = account.numbers[1]!;
     const to = randomNumber();
     const messageId = await send(from, { to, body: "Your delivery arrives today" });
-    const request = await vonage.waitFor((r) => r.path === "/v1/messages");
+    const request = await vonage.waitFor((r) => r.path === "/v1/messages" && r.json.to === to);
     expect(request.json).toEqual({
       to,
       from,
@@ -240,29 +297,50 @@ describe("a Vonage connection", () => {
     expect(records.find((r) => r.status === "delivered")!.statusDetails).toBe("vonage delivered");
   });
 
-  it("receives an MMS (message_type image) from a signed inbound callback", async () => {
-    const phone = randomNumber();
-    const body = JSON.stringify({
+  it("sends an MMS as one image message: Parley's fitted copy of the first picture, the text as its caption", async () => {
+    const from = account.numbers[1]!;
+    const to = randomNumber();
+    const messageId = await send(from, { to, body: "Your parcel", media: [pictures.largePngUrl] });
+    const request = await vonage.waitFor((r) => r.path === "/v1/messages" && r.json.to === to, 60_000);
+    expect(request.json).toEqual({
+      to,
+      from,
+      client_ref: messageId,
+      webhook_url: connections.vonage!.statusUrl,
       channel: "mms",
-      message_uuid: crypto.randomUUID(),
-      to: account.numbers[1],
-      from: phone,
-      timestamp: new Date().toISOString(),
       message_type: "image",
-      image: { url: "https://api-us.nexmo.com/v3/media/parcel.jpg", caption: "Left at the door?" },
+      image: { url: expect.stringMatching(PARLEY_MEDIA), caption: "Your parcel" },
     });
-    const res = await fetch(connections.vonage!.inboundUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${vonageToken(body)}` },
-      body,
-    });
-    expect(res.status).toBe(200);
-    const [message] = await inboundListed(phone);
-    expect(message).toMatchObject({
-      messageType: "mms",
-      body: "Left at the door?",
-      media: ["https://api-us.nexmo.com/v3/media/parcel.jpg"],
-    });
+    const picture = await readFittedImage(request.json.image.url as string);
+    expect(picture.bytes.length).toBeLessThan(pictures.largePngSize);
+    expect(picture.metadata.width).toBeLessThan(4000);
+    expect((await listedTo(to))?.media).toEqual([request.json.image.url]);
+  }, 90_000);
+
+  it("receives an MMS (message_type image) from a signed inbound callback, and keeps its own copy of the picture", async () => {
+    const phone = randomNumber();
+    expect(
+      (await vonageInbound(phone, "Left at the door?", vonage.offerMedia(pictures.smallJpeg, "image/jpeg"))).status,
+    ).toBe(200);
+    const url = await expectKeptInbound(phone, "Left at the door?");
+    const copy = await readMedium(url);
+    expect(copy.status).toBe(200);
+    expect(copy.contentType).toBe("image/jpeg");
+    expect(copy.bytes.equals(pictures.smallJpeg)).toBe(true);
+    vonage.forgetMedia();
+    const asked = vonage.mediaRequests.length;
+    const later = await readMedium(url);
+    expect(later.status).toBe(200);
+    expect(later.bytes.equals(pictures.smallJpeg)).toBe(true);
+    expect(vonage.mediaRequests.length).toBe(asked);
+  });
+
+  it("keeps an MMS whose picture Vonage no longer has: its caption is listed, its medium answers 404", async () => {
+    const phone = randomNumber();
+    expect((await vonageInbound(phone, "Which door?", vonage.missingMediaUrl())).status).toBe(200);
+    const medium = await readMedium(await expectKeptInbound(phone, "Which door?"));
+    expect(medium.status).toBe(404);
+    expect(medium.text).toBe("Attachment unavailable.\n");
   });
 });
 

@@ -1,13 +1,16 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, randomNumber, releaseFactories, type TestAccount } from "../helpers/factories";
 import { startFakeTwilio, type FakeTwilio } from "../helpers/fake-twilio";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { has, statuses, waitForSdrs, waitUntil } from "../helpers/wait-for";
+import { PARLEY_MEDIA, readFittedImage, readMedium, startMmsPictures, type MmsPictures } from "../helpers/mms-pictures";
 
 // A small business on Twilio: a connection added through the admin API, a number routed to it, SMS and MMS sent with
 // the v3 API, Twilio's status callbacks and inbound messages coming back signed. Twilio here is a stand-in holding
-// each request to Twilio's published API; callbacks are signed with the official helper library.
+// each request to Twilio's published API; callbacks are signed with the official helper library. The pictures an MMS
+// names are on a real HTTP server on loopback (fetched by Parley: MEDIA_ALLOW_PRIVATE follows WEBHOOK_ALLOW_PRIVATE).
 
 let server: RunningServer;
 let twilio: FakeTwilio;
@@ -15,8 +18,10 @@ let receiver: WebhookReceiver;
 let account: TestAccount;
 let connection: { id: string; name: string; statusUrl: string; inboundUrl: string };
 let from: string;
+let pictures: MmsPictures;
 
 beforeAll(async () => {
+  pictures = await startMmsPictures();
   twilio = await startFakeTwilio();
   receiver = await startWebhookReceiver();
   server = await startServer({
@@ -58,6 +63,7 @@ afterAll(async () => {
   await server?.stop();
   await twilio?.close();
   await receiver?.close();
+  await pictures?.stop();
 });
 
 async function send(body: Record<string, unknown>): Promise<string> {
@@ -70,8 +76,8 @@ async function send(body: Record<string, unknown>): Promise<string> {
 }
 
 /** The Twilio send of a message, once the worker made it (matched by its To). */
-async function sendOf(to: string) {
-  const deadline = Date.now() + 20_000;
+async function sendOf(to: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = twilio.sent.find((s) => s.form.get("To") === `+${to}`);
     if (found) return found;
@@ -85,7 +91,37 @@ async function listed(messageId: string) {
   const res = await call(server, "GET", `/v3/messages?accountId=${account.accountId}&count=100`, {
     headers: account.headers,
   });
-  return (res.json.data.results as { messageId: string; status: string }[]).find((m) => m.messageId === messageId);
+  return (res.json.data.results as { messageId: string; status: string; media: string[] }[]).find(
+    (m) => m.messageId === messageId,
+  );
+}
+
+/** The inbound message from `phone`, as listed. */
+async function inboundFrom(phone: string) {
+  const res = await call(server, "GET", `/v3/messages?accountId=${account.accountId}&from=${phone}`, {
+    headers: account.headers,
+  });
+  return res.json.data.results as { messageType: string; body: string; media: string[] }[];
+}
+
+/** A signed inbound MMS callback from `phone` naming `media`, as Twilio posts it. */
+function inboundMms(phone: string, body: string, media: { url: string; contentType: string }[]) {
+  return {
+    MessageSid: `MM${randomUUID().replaceAll("-", "")}`,
+    AccountSid: twilio.accountSid,
+    From: `+${phone}`,
+    To: `+${from}`,
+    Body: body,
+    NumMedia: String(media.length),
+    ...Object.fromEntries(
+      media.flatMap((m, i) => [
+        [`MediaUrl${i}`, m.url],
+        [`MediaContentType${i}`, m.contentType],
+      ]),
+    ),
+    NumSegments: "1",
+    SmsStatus: "received",
+  };
 }
 
 describe("a Twilio connection", () => {
@@ -142,18 +178,27 @@ describe("a Twilio connection", () => {
     expect(after.filter((r) => r.status === "delivered")).toHaveLength(1);
   });
 
-  it("sends an MMS with its pictures as MediaUrl fields, never as links in the text", async () => {
+  it("sends an MMS with Parley's fitted copies of its pictures as MediaUrl fields, never the originals", async () => {
     const to = randomNumber();
-    await send({
+    const messageId = await send({
       to,
       body: "Here is the menu",
-      media: ["https://example.com/menu.jpg", "https://example.com/wine.png"],
+      media: [pictures.largePngUrl, pictures.smallJpegUrl],
     });
-    const sent = await sendOf(to);
+    const sent = await sendOf(to, 60_000);
     expect(sent.sid).toMatch(/^MM/);
     expect(sent.form.get("Body")).toBe("Here is the menu");
-    expect(sent.form.getAll("MediaUrl")).toEqual(["https://example.com/menu.jpg", "https://example.com/wine.png"]);
-  });
+    const urls = sent.form.getAll("MediaUrl");
+    expect(urls).toHaveLength(2);
+    for (const url of urls) expect(url.startsWith(`${server.baseUrl}/media/`), url).toBe(true);
+    // The 4000×3000 PNG of several MB went out resized under 600 KB; the small photo as it was.
+    const large = await readFittedImage(urls[0]!);
+    expect(large.bytes.length).toBeLessThan(pictures.largePngSize);
+    expect(large.metadata.width).toBeLessThan(4000);
+    const small = await readFittedImage(urls[1]!);
+    expect(small.metadata).toMatchObject({ format: "jpeg", width: 320, height: 240 });
+    expect((await listed(messageId))?.media).toEqual(urls);
+  }, 90_000);
 
   it("sends a 3-segment text in one request, and holds the number for 3 s before its next message leaves", async () => {
     const long = "Your order is ready for pickup. ".repeat(14).trim(); // 433 GSM-7 characters: 3 segments
@@ -225,35 +270,52 @@ describe("a Twilio connection", () => {
     expect(audit.json.data.events[0]).toMatchObject({ actor: "carrier:twilio-main", target: "status callback" });
   });
 
-  it("receives an MMS reply: in the listing and the customer's webhook, once however often Twilio posts it", async () => {
+  it("receives an MMS reply: in the listing and the customer's webhook once, with Parley's copy of its picture", async () => {
     const phone = randomNumber();
-    const params = {
-      MessageSid: `MM${"a".repeat(32)}`,
-      AccountSid: twilio.accountSid,
-      From: `+${phone}`,
-      To: `+${from}`,
-      Body: "Here's my cat",
-      NumMedia: "1",
-      MediaUrl0: "https://api.twilio.com/2010-04-01/Accounts/AC1/Messages/MM1/Media/ME1",
-      MediaContentType0: "image/jpeg",
-      NumSegments: "1",
-      SmsStatus: "received",
-    };
+    const photo = twilio.offerMedia(pictures.smallJpeg, "image/jpeg");
+    const params = inboundMms(phone, "Here's my cat", [{ url: photo, contentType: "image/jpeg" }]);
     const answer = await twilio.callback(connection.inboundUrl, params);
     expect(answer.status).toBe(200);
     expect(await answer.text()).toContain("<Response></Response>");
     expect((await twilio.callback(connection.inboundUrl, params)).status).toBe(200);
     const event = await receiver.waitFor((r) => r.json.from === phone);
-    expect(event.json).toMatchObject({ to: from, body: "Here's my cat", media: [params.MediaUrl0] });
-    const res = await call(server, "GET", `/v3/messages?accountId=${account.accountId}&from=${phone}`, {
-      headers: account.headers,
-    });
-    expect(res.json.data.results).toHaveLength(1);
-    expect(res.json.data.results[0]).toMatchObject({
+    expect(event.json).toMatchObject({ to: from, body: "Here's my cat", media: [expect.stringMatching(PARLEY_MEDIA)] });
+    const listing = await inboundFrom(phone);
+    expect(listing).toHaveLength(1);
+    expect(listing[0]).toMatchObject({ messageType: "mms", body: "Here's my cat", media: event.json.media });
+    const copy = await readMedium(listing[0]!.media[0]!);
+    expect(copy.status).toBe(200);
+    expect(copy.contentType).toBe("image/jpeg");
+    expect(copy.bytes.equals(pictures.smallJpeg)).toBe(true);
+    // Twilio was asked with the account's credentials; its CDN, on another host, was given none.
+    const photoPath = new URL(photo).pathname;
+    expect(twilio.mediaRequests.filter((r) => r.path === photoPath).map((r) => r.headers.authorization)).toContain(
+      `Basic ${Buffer.from(`${twilio.accountSid}:${twilio.authToken}`).toString("base64")}`,
+    );
+    expect(twilio.cdnRequests.length).toBeGreaterThan(0);
+    expect(twilio.cdnRequests.every((r) => r.headers.authorization === undefined)).toBe(true);
+    // A copy, not a proxy: once Twilio forgets the medium, Parley still answers it, without asking Twilio again.
+    twilio.forgetMedia();
+    const asked = twilio.mediaRequests.length;
+    const later = await readMedium(listing[0]!.media[0]!);
+    expect(later.status).toBe(200);
+    expect(later.bytes.equals(pictures.smallJpeg)).toBe(true);
+    expect(twilio.mediaRequests.length).toBe(asked);
+  });
+
+  it("keeps an MMS whose picture Twilio no longer has: its text is listed, its medium answers 404", async () => {
+    const phone = randomNumber();
+    const params = inboundMms(phone, "Did you get it?", [{ url: twilio.missingMediaUrl(), contentType: "image/jpeg" }]);
+    expect((await twilio.callback(connection.inboundUrl, params)).status).toBe(200);
+    const message = await waitUntil("the message listed", async () => (await inboundFrom(phone))[0] ?? null, 10_000);
+    expect(message).toMatchObject({
       messageType: "mms",
-      body: "Here's my cat",
-      media: [params.MediaUrl0],
+      body: "Did you get it?",
+      media: [expect.stringMatching(PARLEY_MEDIA)],
     });
+    const medium = await readMedium(message.media[0]!);
+    expect(medium.status).toBe(404);
+    expect(medium.text).toBe("Attachment unavailable.\n");
   });
 
   it("fails a message Twilio refuses (4xx) with Twilio's reason, and retries after a 429 no sooner than Retry-After", async () => {

@@ -222,10 +222,20 @@ describe("a text from a simulated phone", () => {
       phone: randomNumber(),
       accountNumber: account.numbers[0],
       text: "hi",
-      media: ["https://example.com/a.jpg"],
+      subject: "Hello",
     });
     expect(unknown.status).toBe(400);
-    expect(unknown.json.data.error_message).toContain("unknown field(s): media");
+    expect(unknown.json.data.error_message).toContain("unknown field(s): subject");
+    // The phone's pictures are uploaded to Parley first: it never has Parley fetch an address of its choosing.
+    const outside = await textFrom(admin, account.accountId, {
+      phone: randomNumber(),
+      accountNumber: account.numbers[0],
+      text: "hi",
+      media: ["https://example.com/a.jpg"],
+    });
+    expect(outside.status).toBe(400);
+    expect(outside.json.data.field).toBe("media");
+    expect(outside.json.data.error_message).toContain("media[0]: attach a picture uploaded to Parley (POST /v3/media)");
   });
 
   it("answers the last messages, oldest first, and how many there are in all", async () => {

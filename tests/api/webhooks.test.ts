@@ -4,6 +4,7 @@ import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, randomNumber, releaseFactories, type TestAccount } from "../helpers/factories";
 import { has, statuses, waitForSdrs, type SdrRecord } from "../helpers/wait-for";
 import { parley } from "../helpers/cli";
+import { PARLEY_MEDIA, readMedium, startMmsPictures, type MmsPictures } from "../helpers/mms-pictures";
 import {
   startWebhookReceiver,
   type Answer,
@@ -18,11 +19,13 @@ let account: TestAccount;
 let other: TestAccount;
 let receiver: WebhookReceiver;
 let secret: string;
+let pictures: MmsPictures;
 /** What the receiver answers to events for a destination (`to`), by the number of the request for it (1, 2, …). */
 const behaviour = new Map<string, (n: number) => Answer>();
 const HEADER = { name: "Authorization", value: "Bearer receiver-token-123" };
 
 beforeAll(async () => {
+  pictures = await startMmsPictures();
   receiver = await startWebhookReceiver();
   receiver.respond = (request) => {
     const to = request.json.to as string;
@@ -66,6 +69,7 @@ afterAll(async () => {
   await releaseFactories();
   await server?.stop();
   await receiver?.close();
+  await pictures?.stop();
 });
 
 let nextNumber = 0;
@@ -342,10 +346,12 @@ describe("inbound events", () => {
         "--body",
         "Hi there",
         "--media",
-        "https://example.com/cat.jpg",
+        pictures.smallJpegUrl,
         "--json",
       ],
       server.database.url,
+      // The CLI names Parley's copy at the server's address, and may fetch the picture from loopback itself.
+      { PUBLIC_URL: server.baseUrl, MEDIA_ALLOW_PRIVATE: "true" },
     );
     const { messageId } = JSON.parse(stdout) as { messageId: string };
     const request = await receiver.waitFor(forMessage(messageId));
@@ -360,10 +366,14 @@ describe("inbound events", () => {
       to: account.numbers[0],
       accountId: account.accountId,
       body: "Hi there",
-      media: ["https://example.com/cat.jpg"],
+      media: [expect.stringMatching(PARLEY_MEDIA)],
       messageType: "mms",
       numSegments: 1,
     });
+    // The receiver fetches the picture from Parley, which fetched it from where the phone's MMS centre had it.
+    const picture = await readMedium(request.json.media[0]);
+    expect(picture.status, picture.text.slice(0, 200)).toBe(200);
+    expect(picture.bytes.equals(pictures.smallJpeg)).toBe(true);
   });
 });
 

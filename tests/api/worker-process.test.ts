@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { once } from "node:events";
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
@@ -59,6 +61,23 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Worker processes whose server (PARLEY_WORKER_OF_SERVER in their environment) is no longer there. */
+function orphanedWorkers(): number[] {
+  const orphans: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${entry}/environ`, "latin1");
+    } catch {
+      continue;
+    }
+    const of = /(?:^|\0)PARLEY_WORKER_OF_SERVER=(\d+)/.exec(environ)?.[1];
+    if (of && !alive(Number(of))) orphans.push(Number(entry));
+  }
+  return orphans;
 }
 
 /** Waits for `probe`; a failure shows the end of the server's output. */
@@ -163,6 +182,21 @@ describe("the server's delivery worker process", () => {
     const id = await send(account.numbers[0]!, "14155551299", "after the restart");
     await waitForSdrs(server, account, id, has("dlr_received"), 20_000);
   });
+
+  it("does not outlive a server whose start failed while it was starting", async () => {
+    // The port is taken: the server fails once Next is prepared, while its worker has started or still starts.
+    const taken = createServer().listen(0, "127.0.0.1");
+    await once(taken, "listening");
+    const port = (taken.address() as { port: number }).port;
+    try {
+      await expect(
+        startServer({ database, direct: true, env: { PARLEY_WORKER: "true", PORT: String(port) } }),
+      ).rejects.toThrow(new RegExp(`port ${port} on 127.0.0.1 is in use by another program`));
+      await until("the failed server's worker to stop", () => orphanedWorkers().length === 0, 15_000);
+    } finally {
+      taken.close();
+    }
+  }, 120_000);
 
   it("stops by itself and gives its numbers back when the server is killed outright", async () => {
     const pid = workerPids().at(-1)!;

@@ -371,37 +371,65 @@ interface Hold {
 }
 
 /**
- * Holds a round the worker has reserved (its messages `sending`) and not yet recorded, so that what it hands to the
- * carrier cannot be recorded: PostgreSQL, by locking the reserved messages' rows (recording updates them first);
- * SQLite, by taking the database's write lock, at a moment when no receipt is outstanding (none could be recorded
- * while it is held). Returns null if there is no such round now.
+ * Waits for a round the worker has reserved (its messages `sending`) and not yet recorded, once at least `afterSent`
+ * messages went out, and holds it so that what it hands to the carrier cannot be recorded: PostgreSQL, by locking
+ * the reserved messages' rows (recording updates them first); SQLite, by taking the database's write lock, at a
+ * moment when no receipt is outstanding (none could be recorded while it is held). One connection polls in a tight
+ * loop, and one statement both checks and locks: a busy machine leaves a round reserved for only a moment.
  */
-async function holdReservedRound(url: string, accountId: string): Promise<Hold | null> {
-  const reservedSql = `SELECT "id" FROM "Message" WHERE "accountId" = ? AND "status" = 'sending'`;
+async function holdReservedRound(url: string, accountId: string, afterSent: number, timeoutMs: number): Promise<Hold> {
+  const reservedSql = `SELECT "id" FROM "Message" WHERE "accountId" = ? AND "status" = 'sending'
+    AND (SELECT count(*) FROM "Message" WHERE "accountId" = ? AND "partsSubmitted" > 0) >= ${afterSent}`;
+  const deadline = Date.now() + timeoutMs;
   if (/^file:/i.test(url)) {
     const sqlite = new Database(sqliteFilePath(url), { timeout: 10_000 });
-    sqlite.prepare("BEGIN IMMEDIATE").run();
-    const reserved = sqlite.prepare(reservedSql).all(accountId) as { id: string }[];
-    const waiting = sqlite.prepare(WAITING_SQL).get(accountId) as { n: number };
-    const release = async () => {
-      sqlite.prepare("ROLLBACK").run();
+    try {
+      const reservedQuery = sqlite.prepare(reservedSql);
+      const waitingQuery = sqlite.prepare(WAITING_SQL);
+      while (Date.now() < deadline) {
+        sqlite.prepare("BEGIN IMMEDIATE").run();
+        const reserved = reservedQuery.all(accountId, accountId) as { id: string }[];
+        const waiting = waitingQuery.get(accountId) as { n: number };
+        if (reserved.length > 0 && Number(waiting.n) === 0) {
+          const release = async () => {
+            sqlite.prepare("ROLLBACK").run();
+            sqlite.close();
+          };
+          return { inFlight: reserved.map((r) => r.id), release };
+        }
+        sqlite.prepare("ROLLBACK").run();
+        await sleep(5);
+      }
+    } catch (error) {
       sqlite.close();
-    };
-    if (reserved.length > 0 && Number(waiting.n) === 0) return { inFlight: reserved.map((r) => r.id), release };
-    await release();
-    return null;
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const release = async () => {
-    await client.query("ROLLBACK");
+      throw error;
+    }
+    sqlite.close();
+  } else {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const sql = `${reservedSql.replace("?", "$1").replace("?", "$1")} FOR UPDATE OF "Message"`;
+      while (Date.now() < deadline) {
+        await client.query("BEGIN");
+        const reserved = await client.query<{ id: string }>(sql, [accountId]);
+        if (reserved.rows.length > 0) {
+          const release = async () => {
+            await client.query("ROLLBACK");
+            await client.end();
+          };
+          return { inFlight: reserved.rows.map((r) => r.id), release };
+        }
+        await client.query("ROLLBACK");
+        await sleep(3);
+      }
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     await client.end();
-  };
-  await client.query("BEGIN");
-  const reserved = await client.query<{ id: string }>(`${reservedSql.replace("?", "$1")} FOR UPDATE`, [accountId]);
-  if (reserved.rows.length > 0) return { inFlight: reserved.rows.map((r) => r.id), release };
-  await release();
-  return null;
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for a round of parts reserved and not yet recorded`);
 }
 
 const WAITING_SQL = `SELECT count(*) AS "n" FROM "MessagePart" p JOIN "Message" m ON m."id" = p."messageId"
@@ -466,7 +494,7 @@ describe(`several delivery workers on one ${testProvider()} database`, () => {
 
   it(
     "lose nothing when one is killed with SIGKILL mid-flight: another takes over after the lease",
-    { timeout: 90_000 },
+    { timeout: 150_000 },
     async () => {
       // A long poll: the worker reserves a round up to half a second before its slots, a wide moment to hold it in.
       const [victim, account] = await Promise.all([
@@ -475,7 +503,8 @@ describe(`several delivery workers on one ${testProvider()} database`, () => {
       ]);
       let successorStarting: Promise<WorkerProcess> | null = null;
       try {
-        const sent = await sendBacklog(account, 5, () => false);
+        // Ten a number: about ten seconds of rounds to catch one in, on a machine busy with other suites.
+        const sent = await sendBacklog(account, 10, () => false);
         // The second worker starts while the first holds every number: it cannot take any before their leases run
         // out (they are renewed every second), so it waits, ready, for the first to die.
         await waitUntil(
@@ -491,16 +520,7 @@ describe(`several delivery workers on one ${testProvider()} database`, () => {
         // to the carrier, and the worker killed in the middle of it, when no receipt of its earlier parts is pending
         // (the simulator carrier keeps those in the worker's memory: they would die with it, as no real carrier's
         // would).
-        const hold = await waitUntil(
-          "a round of parts reserved and not yet recorded",
-          async () => {
-            const messages = await messageRows(account.accountId);
-            if (sentCount(messages) < 3 || !messages.some((m) => m.status === "sending")) return null;
-            return holdReservedRound(server.database.url, account.accountId);
-          },
-          20_000,
-          5,
-        );
+        const hold = await holdReservedRound(server.database.url, account.accountId, 3, 40_000);
         let killedAt: number;
         try {
           await waitUntil(

@@ -1,5 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "../helpers/browser-test";
+import sharp from "sharp";
 import { startServer, type RunningServer } from "../helpers/server";
 import { createDemoAccount, type DemoCredentials } from "../helpers/cli";
 import { startFakeTwilio, type FakeTwilio } from "../helpers/fake-twilio";
@@ -53,7 +54,10 @@ test.beforeAll(async ({ browser }) => {
     sms_url: "",
   });
   fake.forSale.push({ phone_number: FOR_SALE, locality: "New York", region: "NY" });
-  server = await startServer({ env: { PARLEY_WORKER: "true", SIMULATOR_RECEIPT_DELAY_MS: "200" } });
+  // The Twilio stand-in is on loopback: its media may be fetched from there.
+  server = await startServer({
+    env: { PARLEY_WORKER: "true", SIMULATOR_RECEIPT_DELAY_MS: "200", MEDIA_ALLOW_PRIVATE: "true" },
+  });
   demo = await createDemoAccount(server.database.url);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(server.baseUrl + "/login");
@@ -201,7 +205,12 @@ test("an inbound MMS callback arrives in the conversation with its picture, and 
     To: plus(demo.numbers[0]!),
     Body: "Here is the cat",
     NumMedia: "1",
-    MediaUrl0: "https://example.com/cat.jpg",
+    MediaUrl0: fake.offerMedia(
+      await sharp({ create: { width: 64, height: 48, channels: 3, background: "#c08040" } })
+        .jpeg()
+        .toBuffer(),
+      "image/jpeg",
+    ),
   };
   const forged = await fake.callback(inbound, { ...params, Body: "Forged" }, { token: "not-the-auth-token" });
   expect(forged.status).toBe(403);
@@ -211,7 +220,10 @@ test("an inbound MMS callback arrives in the conversation with its picture, and 
   await page.getByRole("navigation", { name: "Portal" }).getByRole("link", { name: "Conversations" }).click();
   await page.getByRole("link", { name: new RegExp(`\\${PHONE}`) }).click();
   await expect(page.getByText("Here is the cat")).toBeVisible();
-  await expect(page.getByRole("img", { name: "Attached image" })).toHaveAttribute("src", "https://example.com/cat.jpg");
+  // Parley's copy of the picture, fetched from Twilio with the account's credentials.
+  const picture = page.getByRole("img", { name: /^Attachment 1 \(image\/jpeg, / });
+  await expect(picture).toHaveAttribute("src", new RegExp(`^${server.baseUrl}/media/md_[A-Za-z0-9]{24}$`));
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
   await expect(page.getByText("Forged")).toHaveCount(0);
   await shot("conversation");
 

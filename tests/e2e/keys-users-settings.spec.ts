@@ -218,7 +218,7 @@ test("Settings: a bad time zone is shown beside the field; a good save persists"
 
   await zone.fill("Mars/Olympus_Mons");
   await page.getByLabel("Bulk share").fill("1.5");
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(zone).toHaveAttribute("aria-invalid", "true");
   const zoneError = page.locator(`#${await zone.getAttribute("aria-describedby")}`);
   await expect(zoneError).toHaveText(/must be an IANA time zone/);
@@ -230,7 +230,7 @@ test("Settings: a bad time zone is shown beside the field; a good save persists"
   await page.getByLabel("Account rate limit (segments a second)").fill("4");
   await page.getByLabel("Bulk share").fill("0.25");
   await page.getByLabel("Bulk window start").fill("09:30");
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Settings saved.")).toBeVisible();
 
   await page.reload();

@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generateKeyPairSync, randomBytes, randomUUID, sign } from "node:crypto";
+import { providerMedia, type ProviderMediaRequest } from "./provider-media";
 
 // A Telnyx stand-in on 127.0.0.1 that holds each request to Telnyx's published API v2: a Bearer API key, JSON bodies
 // with Telnyx's field names (from, to, text, media_urls, webhook_url, messaging_profile_id). Mistakes are answered as
 // Telnyx answers them ({errors: [{code, title, detail}]}) and kept in `mistakes`. Webhooks are signed as Telnyx signs
 // them: Ed25519 over `<telnyx-timestamp>|<body>`, with a key pair whose public half the connection is given.
+// An inbound MMS's media are public URLs (Telnyx gives links anyone can fetch for a while), under /media/.
 
 export interface FakeTelnyx {
   url: string;
@@ -26,6 +28,13 @@ export interface FakeTelnyx {
   /** The headers and body a webhook would carry, signed (for tests that check them with Telnyx's SDK). */
   signed(data: Record<string, unknown>, timestamp?: number): { body: string; headers: Record<string, string> };
   waitForSends(count: number, timeoutMs?: number): Promise<void>;
+  /** Holds `bytes` as an inbound MMS's medium; answers its public URL. */
+  offerMedia(bytes: Buffer, contentType: string): string;
+  /** A media URL that answers 404. */
+  missingMediaUrl(): string;
+  /** Forgets every medium: their URLs answer 404 from now on. */
+  forgetMedia(): void;
+  mediaRequests: ProviderMediaRequest[];
   close(): Promise<void>;
 }
 
@@ -43,6 +52,7 @@ export async function startFakeTelnyx(): Promise<FakeTelnyx> {
   const { publicKey, privateKey } = generateKeyPairSync("ed25519");
   const raw = publicKey.export({ format: "der", type: "spki" }).subarray(-32);
   let pending: { status: number; body?: unknown; headers?: Record<string, string> }[] = [];
+  const media = providerMedia();
   const signed = (data: Record<string, unknown>, timestamp = Math.floor(Date.now() / 1000)) => {
     const body = JSON.stringify({
       data: { record_type: "event", id: randomUUID(), occurred_at: new Date().toISOString(), ...data },
@@ -66,6 +76,14 @@ export async function startFakeTelnyx(): Promise<FakeTelnyx> {
     mistakes: [],
     held: [],
     profiles: new Map(),
+    mediaRequests: media.requests,
+    offerMedia(bytes, contentType) {
+      const path = `/media/${randomUUID()}`;
+      media.offer(path, bytes, contentType);
+      return `${fake.url}${path}`;
+    },
+    missingMediaUrl: () => `${fake.url}/media/${randomUUID()}`,
+    forgetMedia: () => media.forget(),
     failNext(answers) {
       pending = [...answers];
     },
@@ -102,6 +120,7 @@ export async function startFakeTelnyx(): Promise<FakeTelnyx> {
   const server: Server = createServer(async (req, res) => {
     const text = await readBody(req);
     const url = new URL(req.url ?? "/", "http://x");
+    if (req.method === "GET" && url.pathname.startsWith("/media/")) return media.answer(url.pathname, req.headers, res);
     if (req.headers.authorization !== `Bearer ${fake.apiKey}`)
       return refuse(res, 401, "10009", "Authentication failed");
     let body: Record<string, unknown> = {};

@@ -2,11 +2,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import twilio from "twilio";
+import { providerMedia, type ProviderMediaRequest } from "./provider-media";
 
 // A Twilio stand-in on 127.0.0.1 that holds each request to Twilio's published REST API (2010-04-01): the path, HTTP
 // Basic auth with the Account SID and auth token, a form-encoded body with Twilio's field names. A request that breaks
 // them is answered as Twilio would (401 Authenticate, 400 with Twilio's error code) and kept in `mistakes`, so a test
 // sees what was wrong. Callbacks are signed with the official helper library's own getExpectedTwilioSignature.
+// An inbound MMS's media are held as Twilio holds them with "HTTP Basic Authentication for media access" on: at
+// …/Messages/{MM}/Media/{ME} on the API host, behind the same credentials, answered with a 307 to a CDN on another
+// host that asks for none.
 
 export interface TwilioRequest {
   method: string;
@@ -35,6 +39,15 @@ export interface FakeTwilio {
     options?: { token?: string; signature?: string | null },
   ): Promise<Response>;
   waitForSends(count: number, timeoutMs?: number): Promise<void>;
+  /** Holds `bytes` as an inbound MMS's medium; answers its URL on the API host (what an inbound callback names). */
+  offerMedia(bytes: Buffer, contentType: string): string;
+  /** A media URL on the API host that Twilio answers 404 for. */
+  missingMediaUrl(): string;
+  /** Forgets every medium, at the API host and at the CDN. */
+  forgetMedia(): void;
+  /** Requests for media at the API host (whatever their credentials), and at the CDN. */
+  mediaRequests: ProviderMediaRequest[];
+  cdnRequests: ProviderMediaRequest[];
   close(): Promise<void>;
 }
 
@@ -53,6 +66,13 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   const authToken = randomBytes(16).toString("hex");
   let pending: { status: number; body?: unknown; headers?: Record<string, string>; hang?: boolean }[] = [];
   const base = `/2010-04-01/Accounts/${accountSid}`;
+  const cdn = providerMedia();
+  /** A medium's path on the API host → its path at the CDN. */
+  const redirects = new Map<string, string>();
+  let cdnUrl = "";
+  const mediaPath = () =>
+    `${base}/Messages/MM${randomBytes(16).toString("hex")}/Media/ME${randomBytes(16).toString("hex")}`;
+  const cdnServer: Server = createServer((req, res) => cdn.answer((req.url ?? "").split("?")[0]!, req.headers, res));
   const fake: FakeTwilio = {
     url: "",
     accountSid,
@@ -62,6 +82,20 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     mistakes: [],
     held: [],
     forSale: [],
+    mediaRequests: [],
+    cdnRequests: cdn.requests,
+    offerMedia(bytes, contentType) {
+      const path = mediaPath();
+      const cdnPath = `/${accountSid}/${randomBytes(20).toString("hex")}`;
+      cdn.offer(cdnPath, bytes, contentType);
+      redirects.set(path, cdnPath);
+      return `${fake.url}${path}`;
+    },
+    missingMediaUrl: () => `${fake.url}${mediaPath()}`,
+    forgetMedia() {
+      cdn.forget();
+      redirects.clear();
+    },
     failNext(answers) {
       pending = [...answers];
     },
@@ -87,11 +121,12 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      for (const running of [server, cdnServer]) {
+        running.closeAllConnections();
+        await new Promise<void>((resolve) => running.close(() => resolve()));
+      }
+    },
   };
 
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -108,6 +143,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     const path = (req.url ?? "").split("?")[0]!;
     const form = new URLSearchParams(body);
     fake.requests.push({ method: req.method ?? "", path: req.url ?? "", form, headers: req.headers });
+    const isMedia = new RegExp(`^${base}/Messages/MM[0-9a-f]+/Media/ME[0-9a-f]+$`).test(path);
+    if (isMedia) fake.mediaRequests.push({ path, headers: req.headers });
     const expected = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`;
     if (req.headers.authorization !== expected) return refuse(res, 401, 20003, "Authenticate");
     if (req.method === "POST" && !String(req.headers["content-type"]).startsWith("application/x-www-form-urlencoded"))
@@ -135,6 +172,12 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         body: form.get("Body") ?? "",
         num_segments: "1",
       });
+    }
+    if (req.method === "GET" && isMedia) {
+      const cdnPath = redirects.get(path);
+      if (!cdnPath) return refuse(res, 404, 20404, `The requested resource ${path} was not found`);
+      res.writeHead(307, { location: `${cdnUrl}${cdnPath}`, "content-length": "0" }).end();
+      return;
     }
     if (req.method === "GET" && path === `${base}.json`)
       return json(res, 200, { sid: accountSid, friendly_name: "Clinic", status: "active" });
@@ -178,5 +221,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => cdnServer.listen(0, "127.0.0.1", resolve));
+  cdnUrl = `http://127.0.0.1:${(cdnServer.address() as AddressInfo).port}`;
   return fake;
 }

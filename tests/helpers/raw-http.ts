@@ -1,4 +1,4 @@
-import { Agent, request, type IncomingHttpHeaders } from "node:http";
+import { request, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { RunningServer } from "./server";
@@ -22,8 +22,6 @@ export interface RawRequest {
   headers?: Record<string, string>;
   body?: string | Buffer;
 }
-
-const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
 function parse(text: string): RawResponse["json"] {
   try {
@@ -71,7 +69,9 @@ export function rawRequest(server: RunningServer, options: RawRequest): Promise<
         method: options.method,
         path: options.path,
         headers,
-        agent,
+        // A connection of its own each: a request the server refuses as bad HTTP ends its connection with an
+        // answer, and on a reused socket that answer could be read as the next request's.
+        agent: false,
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -141,7 +141,7 @@ test("markup injected into a portal page runs no script", async ({ page, csp }) 
   expect(await page.evaluate(() => (window as unknown as { __injected?: string }).__injected)).toBeUndefined();
 });
 
-test("an MMS picture hosted elsewhere shows in the live conversation view", async ({ page }) => {
+test("an MMS picture hosted elsewhere shows in the live conversation view, from Parley's copy", async ({ page }) => {
   const media = `http://127.0.0.1:${other.port}/picture.png`;
   await parley(
     [
@@ -156,19 +156,22 @@ test("an MMS picture hosted elsewhere shows in the live conversation view", asyn
       media,
     ],
     server.database.url,
+    // Parley copies the picture from the other origin (a loopback address here) and names it at its own address.
+    { MEDIA_ALLOW_PRIVATE: "true", PUBLIC_URL: server.baseUrl },
   );
   await signIn(page);
   await page.goto(server.baseUrl + "/conversations");
   await page.getByRole("link", { name: /\+14155550177/ }).click();
-  const image = page.getByRole("img", { name: "Attached image" });
+  const image = page.getByRole("img", { name: /^Attachment 1 \(image\/png, / });
   await expect(image).toBeVisible();
+  await expect(image).toHaveAttribute("src", new RegExp(`^${server.baseUrl}/media/md_[A-Za-z0-9]{24}$`));
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(16);
   // The socket (same origin, websocket or polling) brings a new message without a reload.
   await parley(
     ["inbound", "--from", PHONE, "--to", `+${demo.numbers[0]!.replace(/^\+/, "")}`, "--body", "Got it?"],
     server.database.url,
   );
-  await expect(page.getByText("Got it?")).toBeVisible({ timeout: 5_000 });
+  await expect(page.getByRole("log", { name: "Messages" }).getByText("Got it?")).toBeVisible({ timeout: 5_000 });
   await page.screenshot({ path: "test-results/screens/csp-conversation.png", fullPage: true });
 });
 

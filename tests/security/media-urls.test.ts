@@ -156,15 +156,21 @@ describe("a conversation reply from the portal", () => {
 });
 
 describe("the phone simulator", () => {
-  it("takes no media at all: a media field is refused and nothing is stored", async () => {
+  it("takes only media uploaded to Parley: a javascript: or an outside URL is refused and nothing is stored", async () => {
     const phone = randomNumber();
-    const res = await call(server, "POST", `/api/admin/accounts/${account.accountId}/simulator/inbound`, {
-      headers: { cookie: admin, "content-type": "application/json" },
-      body: { phone: `+${phone}`, accountNumber: `+${account.numbers[0]}`, text: "hi", media: ["javascript:alert(1)"] },
-    });
-    expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ status: "InvalidRequest", data: { error: "InvalidRequest" } });
-    expect(res.json.data.error_message).toContain("unknown field(s): media");
+    const attempts: [string, string][] = [
+      ["javascript:alert(1)", "media.0: must be an http:// or https:// URL (the scheme javascript: is not allowed)"],
+      [GOOD, "media[0]: attach a picture uploaded to Parley (POST /v3/media)"],
+    ];
+    for (const [url, message] of attempts) {
+      const res = await call(server, "POST", `/api/admin/accounts/${account.accountId}/simulator/inbound`, {
+        headers: { cookie: admin, "content-type": "application/json" },
+        body: { phone: `+${phone}`, accountNumber: `+${account.numbers[0]}`, text: "hi", media: [url] },
+      });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ status: "InvalidRequest", data: { error: "InvalidRequest" } });
+      expect(res.json.data.error_message).toContain(message);
+    }
     const inbound = await messagesOf(account.accountId, account.headers, `&from=${phone}`);
     expect(inbound.json.data.results).toEqual([]);
   });
@@ -229,12 +235,9 @@ describe("an inbound MMS from the carrier", () => {
     const inbound = await messagesOf(account.accountId, account.headers, `&from=${phone}`);
     expect(inbound.json.data.results).toHaveLength(1);
     const message = inbound.json.data.results[0];
-    expect(message).toMatchObject({
-      direction: "inbound",
-      body: "Here is the photo",
-      media: [GOOD],
-      messageType: "mms",
-    });
+    expect(message).toMatchObject({ direction: "inbound", body: "Here is the photo", messageType: "mms" });
+    // The kept URL is Parley's own copy of the carrier's medium (docs/MEDIA.md).
+    expect(message.media).toEqual([expect.stringMatching(/\/media\/md_[A-Za-z0-9]{24}$/)]);
 
     const audit = await call(server, "GET", `/api/admin/accounts/${account.accountId}/audit?action=media.`, {
       headers: { cookie: admin },

@@ -113,11 +113,17 @@ test("an agent changes their password on the Profile page; their other browser i
 
   // Refusals beside their fields: a short new password (checked in the browser), a wrong current one (the server).
   await desk.getByLabel("Current password").fill(agent.password);
-  await desk.getByLabel("New password").fill("too short");
+  await desk.getByLabel("New password", { exact: true }).fill("too short");
   await desk.getByRole("button", { name: "Change password" }).click();
   await expect(desk.getByText("Needs at least 12 characters")).toBeVisible();
+  // The new password typed twice, differently: refused in the browser, nothing sent.
+  await desk.getByLabel("New password", { exact: true }).fill("four words make a passphrase");
+  await desk.getByLabel("Confirm new password").fill("four words make a passfrase");
+  await desk.getByRole("button", { name: "Change password" }).click();
+  await expect(desk.getByText("The two new passwords differ")).toBeVisible();
+  expect(await nextClick(phone)).toBe("signed in");
+  await desk.getByLabel("Confirm new password").fill("four words make a passphrase");
   await desk.getByLabel("Current password").fill("not my password");
-  await desk.getByLabel("New password").fill("four words make a passphrase");
   await desk.getByRole("button", { name: "Change password" }).click();
   await expect(desk.getByText("Is not your current password")).toBeVisible();
   expect(await nextClick(phone)).toBe("signed in");

@@ -118,7 +118,7 @@ test("a user turns on two-factor on the Profile page and then signs in with a co
   // The admin requires it of everyone on the Settings page.
   await page.goto(server.baseUrl + "/settings");
   await page.getByRole("checkbox", { name: "Require two-factor sign-in" }).check();
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Settings saved.")).toBeVisible();
   await page.reload();
   await expect(page.getByRole("checkbox", { name: "Require two-factor sign-in" })).toBeChecked();

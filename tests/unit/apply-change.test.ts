@@ -45,6 +45,7 @@ function thread(messages: ThreadMessage[] = []): ThreadData {
       remoteNumber: "14155550123",
       lastMessageAt: "2026-11-25T10:00:00.000Z",
       createdAt: "2026-11-25T09:00:00.000Z",
+      contactName: null,
     },
     messages,
     hasOlder: false,
@@ -52,6 +53,7 @@ function thread(messages: ThreadMessage[] = []): ThreadData {
     possibleOptOut: [],
     lastReadAt: null,
     position: 0,
+    notes: [],
   };
 }
 

@@ -2,6 +2,7 @@ import { requireAdmin } from "@/app/(portal)/require-user";
 import { PageHeader, Panel } from "@/components/ui/page-header";
 import { CopyButton } from "@/components/ui/copy-button";
 import { SettingsForm } from "@/components/settings/settings-form";
+import { AssignmentSettings } from "@/components/conversations/assignment-settings";
 import { getAccountSettings } from "@/lib/accounts/account-settings";
 
 export const metadata = { title: "Settings · Parley" };
@@ -25,6 +26,7 @@ export default async function Page() {
           </div>
         </Panel>
         <SettingsForm initial={settings} />
+        <AssignmentSettings initial={settings} />
       </div>
     </>
   );

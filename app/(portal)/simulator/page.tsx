@@ -47,6 +47,11 @@ export default async function Page() {
           suggestions={suggestions}
           outcomes={Object.entries(SIMULATOR_OUTCOMES).map(([ending, outcome]) => ({ ending, outcome }))}
           receiptDelayMs={env().SIMULATOR_RECEIPT_DELAY_MS}
+          mediaLimits={{
+            uploadMaxBytes: env().MEDIA_MAX_BYTES,
+            imageMaxBytes: env().MEDIA_IMAGE_MAX_BYTES,
+            messageMaxBytes: env().MEDIA_MESSAGE_MAX_BYTES,
+          }}
         />
       </LiveProvider>
     </>

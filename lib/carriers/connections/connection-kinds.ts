@@ -34,11 +34,34 @@ const apiUrl = (base: string): ConnectionField => ({
   help: `Leave empty for ${base}; another address for a regional edge or a test server.`,
 });
 
+// What an MMS through the connection may carry (docs/MEDIA.md): images are fitted under the first, a message's media
+// together must stay under the second. Empty: MEDIA_IMAGE_MAX_BYTES and MEDIA_MESSAGE_MAX_BYTES (600 KB and 5 MB).
+const mmsLimits: ConnectionField[] = [
+  {
+    key: "mmsImageMaxKb",
+    label: "MMS image limit (KB)",
+    option: "--mms-image-kb",
+    secret: false,
+    required: false,
+    format: "integer",
+    help: "Images are resized and re-encoded to fit under this; empty for 600 KB, which handsets deliver reliably.",
+  },
+  {
+    key: "mmsMessageMaxKb",
+    label: "MMS message limit (KB)",
+    option: "--mms-message-kb",
+    secret: false,
+    required: false,
+    format: "integer",
+    help: "All media of one message together; empty for 5,120 KB (5 MB, Twilio's limit).",
+  },
+];
+
 export const CONNECTION_KINDS: Record<
   ConnectionType,
   { label: string; defaultApiUrl?: string; fields: ConnectionField[] }
 > = {
-  simulator: { label: "Simulator (no real phones)", fields: [] },
+  simulator: { label: "Simulator (no real phones)", fields: [...mmsLimits] },
   smpp: {
     label: "SMPP",
     fields: [
@@ -74,6 +97,7 @@ export const CONNECTION_KINDS: Record<
       { key: "accountSid", label: "Account SID", option: "--account-sid", secret: false, required: true },
       { key: "authToken", label: "Auth token", option: "--auth-token", secret: true, required: true },
       apiUrl("https://api.twilio.com"),
+      ...mmsLimits,
     ],
   },
   telnyx: {
@@ -97,6 +121,7 @@ export const CONNECTION_KINDS: Record<
         required: false,
       },
       apiUrl("https://api.telnyx.com"),
+      ...mmsLimits,
     ],
   },
   bandwidth: {
@@ -122,6 +147,7 @@ export const CONNECTION_KINDS: Record<
         required: true,
       },
       apiUrl("https://messaging.bandwidth.com"),
+      ...mmsLimits,
     ],
   },
   vonage: {
@@ -142,6 +168,7 @@ export const CONNECTION_KINDS: Record<
         help: "The application's private key (PEM), to sign its API calls; or give the API secret instead.",
       },
       apiUrl("https://api.nexmo.com"),
+      ...mmsLimits,
     ],
   },
 };
@@ -163,7 +190,14 @@ export function checkFieldValue(field: ConnectionField, raw: unknown): { value?:
   if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) return {};
   if (field.format === "integer") {
     const n = typeof raw === "number" ? raw : Number(String(raw).trim());
-    const [min, max] = field.key === "port" ? [1, 65_535] : field.key === "binds" ? [1, 16] : [1, 1000];
+    const [min, max] =
+      field.key === "port"
+        ? [1, 65_535]
+        : field.key === "binds"
+          ? [1, 16]
+          : field.key.startsWith("mms")
+            ? [10, 102_400]
+            : [1, 1000];
     if (!Number.isInteger(n) || n < min || n > max)
       return { error: `${field.label} must be a whole number from ${min} to ${max}.` };
     return { value: n };

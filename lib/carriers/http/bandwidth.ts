@@ -159,7 +159,11 @@ export const bandwidthProvider = (context: ProviderContext): Provider => {
     });
   };
 
+  const mediaOrigin = new URL(apiUrl ?? "https://messaging.bandwidth.com").origin;
+
   return {
+    // Bandwidth's media URLs (…/users/{accountId}/media/…) are on its messaging API and need the API credentials.
+    mediaHeaders: (url) => (url.origin === mediaOrigin ? { authorization: basicAuth(username, password) } : undefined),
     async send(message) {
       // No status URL per message: status callbacks go to the application's status callback URL.
       const body: Record<string, unknown> = {

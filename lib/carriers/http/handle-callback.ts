@@ -60,7 +60,11 @@ export async function handleCarrierCallback(req: Request, connectionId: string, 
   // Bandwidth's older applications post every event to one URL: its inbound messages may come to either address.
   const inbound = kind === "inbound" || connection.type === "bandwidth" ? provider.parseInbound(request) : [];
   for (const message of inbound) {
-    const received = await receiveMessage(message, { accountId: connection.accountId, once: true });
+    const received = await receiveMessage(message, {
+      accountId: connection.accountId,
+      once: true,
+      carrierId: connection.id,
+    });
     if (!received)
       log.info(
         { carrierMessageId: message.carrierMessageId },

@@ -86,6 +86,11 @@ export interface Provider {
   /** Buys a number, already configured for this connection. */
   buyNumber?(number: string): Promise<ProviderNumber>;
   releaseNumber?(number: ProviderNumber): Promise<void>;
+  /**
+   * The headers to fetch an inbound medium at `url` with: the provider's credentials when the URL is on its own API
+   * host (Twilio's and Bandwidth's media need them), nothing for any other host.
+   */
+  mediaHeaders?(url: URL): Record<string, string> | undefined;
 }
 
 export interface ProviderContext {

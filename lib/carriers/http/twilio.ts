@@ -84,7 +84,12 @@ export const twilioProvider = (context: ProviderContext): Provider => {
   });
   const webhookForm = () => new URLSearchParams({ SmsUrl: context.inboundUrl, SmsMethod: "POST" });
 
+  const apiOrigin = new URL(String(connection.settings.apiUrl ?? "https://api.twilio.com")).origin;
+
   return {
+    // Twilio's media URLs are on its API host and answer with the account's credentials when its media are
+    // protected ("HTTP Basic Authentication for media access"); the redirect to its CDN gets none.
+    mediaHeaders: (url) => (url.origin === apiOrigin ? { authorization: basicAuth(sid, token) } : undefined),
     async send(message) {
       const form = new URLSearchParams({ To: withPlus(message.to), From: withPlus(message.from) });
       if (message.text) form.set("Body", message.text);

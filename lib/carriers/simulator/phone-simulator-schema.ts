@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { validTn } from "../../messaging/phone-number";
+import { mediaUrlSchema } from "../../messaging/check-media-url";
+import { MAX_ATTACHMENTS, type Attachment } from "../../media/attachment";
 
 // The phone simulator's input, shared by its routes and the page (no server imports), so the form shows the very
 // error the server would answer, beside the field it names.
@@ -30,15 +32,25 @@ export const simulatorThreadQuery = z.object({
   count: z.coerce.number().int().min(1).max(500).default(50),
 });
 
-/** POST …/simulator/inbound: a text from the phone to one of the account's numbers. */
-export const simulatorInboundBody = z.strictObject({
-  phone: phoneNumberInput,
-  accountNumber: phoneNumberInput,
-  text: z
-    .string()
-    .max(PHONE_TEXT_MAX, `is longer than ${PHONE_TEXT_MAX} characters`)
-    .refine((text) => text.trim() !== "", "is empty: write something to send"),
-});
+/** The phone's text: optional when it sends pictures, as an MMS may carry no words. */
+const phoneText = z.string().max(PHONE_TEXT_MAX, `is longer than ${PHONE_TEXT_MAX} characters`);
+
+/** POST …/simulator/inbound: a text (or pictures, with or without words) from the phone to one of the account's numbers. */
+export const simulatorInboundBody = z
+  .strictObject({
+    phone: phoneNumberInput,
+    accountNumber: phoneNumberInput,
+    text: phoneText.default(""),
+    /** Media the phone sends: addresses of media uploaded with POST /v3/media (or any http(s) URL). */
+    media: z.array(mediaUrlSchema).max(MAX_ATTACHMENTS, `at most ${MAX_ATTACHMENTS} media URLs`).default([]),
+  })
+  .superRefine((input, ctx) => {
+    if (input.text.trim() === "" && input.media.length === 0)
+      ctx.addIssue({ code: "custom", path: ["text"], message: "is empty: write something to send" });
+  });
+
+/** The text box alone, as the phone card checks it before sending (the body's rule for text with no media). */
+export const phoneTextInput = phoneText.refine((text) => text.trim() !== "", "is empty: write something to send");
 
 export type SimulatorInboundInput = z.input<typeof simulatorInboundBody>;
 
@@ -49,6 +61,8 @@ export interface SimulatorMessage {
   direction: "inbound" | "outbound";
   body: string;
   media: string[];
+  /** The media described (type, size, state), when the server says so; without them, the URLs alone are shown. */
+  attachments?: Attachment[];
   /** The listing status ("" for inbound): queued, sending, sent, delivered, undelivered, failed, expired, rejected. */
   status: string;
   rejectReason: string | null;

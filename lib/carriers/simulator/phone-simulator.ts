@@ -4,6 +4,8 @@ import type { AdminActor } from "../../api/admin-actor";
 import { db } from "../../db/client";
 import { env } from "../../env";
 import { receiveMessage, type ReceivedMessage } from "../../messaging/receive-message";
+import { attachmentsOf, checkOwnMedia } from "../../media/media-records";
+import { ownMediaId } from "../../media/media-ids";
 import type { SimulatorMessage, SimulatorThread } from "./phone-simulator-schema";
 
 // The portal's phone simulator: an admin plays a phone that texts one of the account's numbers. Its text takes the
@@ -89,11 +91,13 @@ export async function readPhoneThread(input: {
       select: { id: true },
     }),
   ]);
+  const attachments = await attachmentsOf(rows.filter((r) => r.media !== "[]").map((r) => r.id));
   const messages: SimulatorMessage[] = rows.reverse().map((row) => ({
     messageId: row.id,
     direction: row.direction === "inbound" ? "inbound" : "outbound",
     body: row.body,
     media: JSON.parse(row.media) as string[],
+    attachments: attachments.get(row.id) ?? [],
     status: row.status,
     rejectReason: row.rejectReason,
     automatic: row.userType === "automatic",
@@ -113,16 +117,28 @@ export async function textFromPhone(input: {
   phone: string;
   accountNumber: string;
   text: string;
+  /** Pictures the phone sends: media uploaded to Parley (POST /v3/media) by the account. */
+  media?: string[];
   actor: AdminActor;
   ip: string;
 }): Promise<ReceivedMessage> {
   requireSimulator();
   await checkNumbers(input);
+  const media = input.media ?? [];
+  // The simulated phone's pictures are uploaded first: it never makes Parley fetch an address of its choosing.
+  const outside = media.findIndex((url) => ownMediaId(url) === null);
+  if (outside >= 0) {
+    throw new ApiError("InvalidRequest", {
+      detail: `media[${outside}]: attach a picture uploaded to Parley (POST /v3/media)`,
+      field: "media",
+    });
+  }
+  await checkOwnMedia(input.accountId, media);
   const received = await receiveMessage({
     from: input.phone,
     to: input.accountNumber,
     text: input.text,
-    media: [],
+    media,
     numSegments: 1,
     receivedAt: new Date(),
   });
@@ -133,7 +149,8 @@ export async function textFromPhone(input: {
       field: "accountNumber",
     });
   }
-  const preview = input.text.length > 60 ? `${input.text.slice(0, 59)}…` : input.text;
+  const words = input.text.length > 60 ? `${input.text.slice(0, 59)}…` : input.text;
+  const preview = media.length > 0 ? `${words}${words ? " " : ""}[${media.length} attached]` : words;
   const effect = received.opt.kind ? KEYWORD_EFFECTS[received.opt.kind] : "";
   await recordAudit({
     accountId: input.accountId,

@@ -12,6 +12,7 @@ import type {
   SubmitResult,
 } from "../carrier";
 import { claimUnheld, deleteOwed, releaseClaims, renewClaims, storeOwed, type OwedReceipt } from "./owed-receipts";
+import { fetchMmsMedia } from "./fetch-mms";
 
 // The built-in carrier: accepts every submit and reports a delivery receipt after a delay, with outcomes chosen by
 // the destination's last four digits so that every path of the lifecycle can be tried on purpose:
@@ -195,6 +196,13 @@ export function createSimulatorCarrier(options: SimulatorOptions): Carrier {
       }
       if (ending === "0004")
         return { ok: false, temporary: false, code: "0x0000000B", detail: "ESME_RINVDSTADR (simulated)" };
+      // An MMS centre fetches the media first; a medium it cannot fetch fails the message.
+      let mms: string | undefined;
+      if (part.media.length > 0 && part.segmentNumber === 1) {
+        const fetched = await fetchMmsMedia(part.media);
+        if (!fetched.ok) return { ok: false, temporary: false, code: "MMS", detail: fetched.detail, final: "failed" };
+        mms = `MMS delivered by the simulator (${fetched.words})`;
+      }
       const carrierMessageId = `sim-${randomUUID()}`;
       if (ending !== "0002") {
         const submittedAt = new Date();
@@ -213,8 +221,7 @@ export function createSimulatorCarrier(options: SimulatorOptions): Carrier {
         }
         schedule(owed);
       }
-      const note = part.media.length > 0 ? "MMS delivered by the simulator" : undefined;
-      return { ok: true, carrierMessageId, note };
+      return { ok: true, carrierMessageId, note: mms };
     },
     connectionState(): CarrierState {
       return { state: "connected", detail: "simulator", since: createdAt };

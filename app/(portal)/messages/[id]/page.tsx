@@ -5,6 +5,7 @@ import { MessageView } from "@/components/messages/message-view";
 import { CopyButton } from "@/components/ui/copy-button";
 import { PageHeader } from "@/components/ui/page-header";
 import { getAccountSettings } from "@/lib/accounts/account-settings";
+import { staffName } from "@/lib/accounts/staff-name";
 import { getMessageDetail } from "@/lib/messaging/message-detail";
 
 export const metadata = { title: "Message · Parley" };
@@ -15,7 +16,12 @@ export default async function Page({ params }: { params: Promise<{ id: string }>
   // The account is part of the lookup: another account's message id is as unknown here as a made-up one.
   const detail = await getMessageDetail({ accountId: user.accountId, messageId: id });
   if (!detail) notFound();
-  const account = await getAccountSettings(user.accountId);
+  const [account, senderName] = await Promise.all([
+    getAccountSettings(user.accountId),
+    detail.message.userType === "agent"
+      ? staffName({ accountId: user.accountId, userId: detail.message.userId })
+      : null,
+  ]);
   return (
     <>
       <PageHeader
@@ -32,7 +38,7 @@ export default async function Page({ params }: { params: Promise<{ id: string }>
           </Link>
         }
       />
-      <MessageView initial={detail} timeZone={account.timeZone} />
+      <MessageView initial={detail} timeZone={account.timeZone} senderName={senderName} />
     </>
   );
 }

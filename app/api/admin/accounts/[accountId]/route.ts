@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = withAdmin(async ({ accountId }) => adminResult({ account: await getAccountSettings(accountId) }));
 
 // PUT /api/admin/accounts/{accountId}: any of name, timeZone, rateLimitPerSecond, bulkWindowStart, bulkWindowEnd,
-// bulkShare, requireTwoFactor; the fields left out keep their values.
+// bulkShare, requireTwoFactor, conversationVisibility, autoAssign, agentOpenLimit; the fields left out keep theirs.
 export const PUT = withAdmin(async ({ req, accountId, actor, ip }) => {
   const changes = parseInput(accountSettingsInput, await readJson(req));
   return adminResult({ account: await updateAccountSettings({ accountId, changes, by: { actor, ip } }) }, true);

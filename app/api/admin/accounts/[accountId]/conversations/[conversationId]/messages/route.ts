@@ -1,8 +1,8 @@
 import { withAdmin, adminResult } from "@/lib/api/with-admin";
-import { parseInput } from "@/lib/api/parse-input";
+import { parseInput, queryObject } from "@/lib/api/parse-input";
 import { readJson } from "@/lib/api/read-json";
-import { replySchema } from "@/lib/conversations/conversation-schema";
-import { sendReply } from "@/lib/conversations/manage-conversations";
+import { olderQuerySchema, replySchema } from "@/lib/conversations/conversation-schema";
+import { getOlderMessages, sendReply } from "@/lib/conversations/manage-conversations";
 import { staffMember } from "@/lib/conversations/staff-member";
 
 export const dynamic = "force-dynamic";
@@ -22,6 +22,18 @@ export const POST = withAdmin(
       requestId: ctx.requestId,
     });
     return adminResult({ message: info }, true);
+  },
+  { agents: true },
+);
+
+// GET /api/admin/accounts/{accountId}/conversations/{conversationId}/messages?before=messageId: the page of the
+// thread's messages before that one (staff scrolling up), oldest first, and whether there are older ones.
+export const GET = withAdmin(
+  async (ctx) => {
+    const { userId } = staffMember(ctx);
+    const { before } = parseInput(olderQuerySchema, queryObject(ctx.req));
+    const conversationId = String(ctx.params.conversationId);
+    return adminResult(await getOlderMessages({ accountId: ctx.accountId, userId, conversationId, before }));
   },
   { agents: true },
 );
