@@ -39,6 +39,8 @@ import * as numberRoute from "./app/v3/numbers/[number]/route";
 import * as unknownRoute from "./app/v3/[...path]/route";
 import * as openapiRoute from "./app/v3/openapi.json/route";
 import * as mediaRoute from "./app/v3/media/route";
+import * as previewRoute from "./app/v3/messages/preview/route";
+import * as cancelRoute from "./app/v3/messages/[messageId]/cancel/route";
 import { processSingleton } from "./lib/process-singletons";
 
 /** A carrier connection's callback addresses (app/carriers/[connectionId]/{status,inbound}). */
@@ -66,6 +68,9 @@ function matchV3(pathname: string): { module: RouteModule; params: Record<string
   if (more.length === 0 && first === "numbers") return { module: numbersRoute, params: {} };
   if (more.length === 0 && first === "media") return { module: mediaRoute, params: {} };
   if (more.length === 1 && first === "numbers") return { module: numberRoute, params: { number: decoded[1]! } };
+  if (more.length === 1 && first === "messages" && more[0] === "preview") return { module: previewRoute, params: {} };
+  if (more.length === 2 && first === "messages" && more[1] === "cancel")
+    return { module: cancelRoute, params: { messageId: decoded[1]! } };
   if (more.length === 2 && first === "sdrs")
     return { module: sdrsRoute, params: { accountId: decoded[1]!, messageId: decoded[2]! } };
   return { module: unknownRoute, params: rest.length > 0 ? { path: decoded } : {} };

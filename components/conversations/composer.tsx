@@ -18,7 +18,7 @@ import {
 } from "@/lib/media/attachment";
 import { applyChange } from "./apply-change";
 import { ComposerModeToggle, NoteComposer, type ComposerMode } from "./note-composer";
-import { alphabetName, countForComposer } from "./segment-counter";
+import { alphabetName, countForComposer, lookAlikeFix } from "./segment-counter";
 
 export function newClientId(): string {
   const bytes = new Uint8Array(12);
@@ -54,6 +54,7 @@ export function Composer({
   const [error, setError] = useState<string | null>(null);
   const [mode, setMode] = useState<ComposerMode>("reply");
   const counter = countForComposer(body);
+  const fix = lookAlikeFix(body, counter);
   const sendReply = useSendReply(conversationId);
   const cache = useQueryClient();
   const files = useAttachFiles({ limits });
@@ -218,6 +219,20 @@ export function Composer({
               </>
             )}
           </p>
+          {fix && !mms && (
+            <p data-testid="look-alike-fix" aria-live="polite" className="text-amber-800">
+              · {fix.replaced.join(" ")} {fix.replaced.length === 1 ? "costs" : "cost"} {counter.numSegments}{" "}
+              {counter.numSegments === 1 ? "segment" : "segments"} instead of {fix.numSegments}{" "}
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => setBody(fix.text)}
+                title="Replace them with plain characters (smart encoding)"
+              >
+                Fix {fix.replaced.join(" ")}
+              </Button>
+            </p>
+          )}
           {kept.length > 0 && (
             <p
               data-testid="media-total"

@@ -1,5 +1,6 @@
 import { countSegments, type SegmentInfo } from "@/lib/segments/count-segments";
 import { gsm7Septets } from "@/lib/segments/gsm7";
+import { smartEncode } from "@/lib/segments/smart-encoding";
 
 export interface Counter extends SegmentInfo {
   characters: number;
@@ -22,6 +23,21 @@ export function countForComposer(text: string): Counter {
     }
   }
   return { ...info, characters: [...text].length, culprit };
+}
+
+/**
+ * What smart encoding would save on this text: the look-alike characters it would replace and the fixed text, when
+ * that costs fewer segments or a cheaper alphabet; null when it would save nothing.
+ */
+export function lookAlikeFix(
+  text: string,
+  counter: SegmentInfo,
+): { text: string; replaced: string[]; numSegments: number } | null {
+  const fixed = smartEncode(text);
+  if (fixed.replaced.length === 0) return null;
+  const after = countSegments(fixed.text);
+  if (after.numSegments >= counter.numSegments && after.encoding === counter.encoding) return null;
+  return { text: fixed.text, replaced: fixed.replaced, numSegments: after.numSegments };
 }
 
 export function alphabetName(encoding: string): string {

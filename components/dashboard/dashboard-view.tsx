@@ -15,6 +15,7 @@ import type { LiveWorker } from "@/lib/delivery/worker-heartbeat";
 const REFRESH_MS = 5_000;
 
 const TILE_TONES: Record<MessageStatus | "received", BadgeTone> = {
+  scheduled: "gray",
   queued: "gray",
   sending: "blue",
   sent: "blue",
@@ -23,6 +24,7 @@ const TILE_TONES: Record<MessageStatus | "received", BadgeTone> = {
   failed: "red",
   expired: "amber",
   rejected: "red",
+  cancelled: "gray",
   received: "indigo",
 };
 

@@ -12,6 +12,8 @@ import { AttachmentView } from "@/components/media/media-attachments";
 import { attachmentsOf, bareType, formatBytes, isDescribed, type Attachment } from "@/lib/media/attachment";
 import { explainStatus, isFinalStatus, type Explanation } from "@/lib/messaging/explain-status";
 import { SdrTimeline } from "./sdr-timeline";
+import { CancelMessage } from "./cancel-message";
+import { useViewer } from "@/components/portal/portal-context";
 
 /** The message as the detail route answers it, with its media described when the server says so. */
 type DescribedMessage = MessageWithSdrs["message"] & { attachments?: Attachment[] };
@@ -34,6 +36,7 @@ export function MessageView({
   const { message, sdrs } = detail.data;
   const live = !isFinalStatus(message.status);
   const explanation = explainStatus({ status: message.status, rejectReason: message.rejectReason, sdrs });
+  const viewer = useViewer();
 
   return (
     <div className="space-y-6">
@@ -60,6 +63,11 @@ export function MessageView({
               )}
             </span>
           </div>
+          {message.cancellable && viewer.role === "admin" && (
+            <div className="mb-4">
+              <CancelMessage messageId={message.messageId} scheduled={message.status === "scheduled"} />
+            </div>
+          )}
           <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm">
             <Field label="Direction">{message.direction}</Field>
             <Field label="From">
@@ -74,6 +82,16 @@ export function MessageView({
               </span>{" "}
               <span className="text-xs text-slate-500">{timeZone}</span>
             </Field>
+            {message.sendAt && (
+              <Field label="Scheduled for">
+                <span className="font-mono text-xs">{formatInZone(message.sendAt, timeZone)}</span>
+              </Field>
+            )}
+            {message.validUntil && (
+              <Field label="Valid until">
+                <span className="font-mono text-xs">{formatInZone(message.validUntil, timeZone)}</span>
+              </Field>
+            )}
             <Field label="Type">{message.messageType}</Field>
             <Field label="Segments">
               {message.numSegments} · {message.encoding}

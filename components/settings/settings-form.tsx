@@ -19,6 +19,7 @@ type Form = {
   bulkWindowEnd: string;
   bulkShare: string;
   requireTwoFactor: boolean;
+  smartEncoding: boolean;
 };
 
 function formOf(settings: AccountSettings): Form {
@@ -30,6 +31,7 @@ function formOf(settings: AccountSettings): Form {
     bulkWindowEnd: settings.bulkWindowEnd,
     bulkShare: String(settings.bulkShare),
     requireTwoFactor: settings.requireTwoFactor,
+    smartEncoding: settings.smartEncoding,
   };
 }
 
@@ -47,6 +49,7 @@ function bodyOf(form: Form) {
     bulkWindowEnd: form.bulkWindowEnd,
     bulkShare: numberOf(form.bulkShare),
     requireTwoFactor: form.requireTwoFactor,
+    smartEncoding: form.smartEncoding,
   };
 }
 
@@ -174,6 +177,26 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
             hint="Bulk waits outside the window; an end before the start wraps past midnight, equal times mean always."
           />
         </div>
+      </Panel>
+
+      <Panel title="Sending" description="What Parley does to the text of the account's messages.">
+        <label className="flex items-start gap-3 text-sm">
+          <input
+            type="checkbox"
+            checked={form.smartEncoding}
+            onChange={(e) => set("smartEncoding", e.target.checked)}
+            aria-describedby="smart-encoding-hint"
+            className="mt-0.5 h-4 w-4 rounded border-slate-300"
+          />
+          <span>
+            <span className="font-medium text-slate-900">Smart encoding</span>
+            <span id="smart-encoding-hint" className="mt-0.5 block text-slate-600">
+              Replace look-alike characters (curly quotes, long dashes, no-break spaces, the ellipsis…) with plain ones,
+              so that one of them does not make a text cost two or three times as much. A send can still say
+              smartEncoding: false.
+            </span>
+          </span>
+        </label>
       </Panel>
 
       <Panel title="Sign-in" description="How the account's users sign in to this portal.">

@@ -15,6 +15,7 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   onCancel,
+  cancelLabel = "Cancel",
   busy = false,
   tone = "danger",
 }: {
@@ -24,6 +25,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   onConfirm: () => void;
   onCancel: () => void;
+  /** The dismissing button's name, where "Cancel" would be ambiguous. */
+  cancelLabel?: string;
   busy?: boolean;
   tone?: "danger" | "primary";
 }) {
@@ -48,7 +51,7 @@ export function ConfirmDialog({
       </div>
       <div className="flex justify-end gap-2 border-t border-slate-100 bg-slate-50 px-5 py-3">
         <Button variant="secondary" onClick={onCancel} disabled={busy}>
-          Cancel
+          {cancelLabel}
         </Button>
         <Button variant={tone} onClick={onConfirm} disabled={busy}>
           {confirmLabel}

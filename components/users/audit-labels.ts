@@ -26,6 +26,7 @@ const actionLabels: Record<string, string> = {
   "session.revoked": "Session revoked",
   "user.signed_out_everywhere": "Signed out everywhere",
   "password.changed": "Password changed",
+  "message.cancelled": "Message cancelled",
 };
 
 export function actionLabel(action: string): string {

@@ -15,6 +15,7 @@ const settingsSelect = {
   conversationVisibility: true,
   autoAssign: true,
   agentOpenLimit: true,
+  smartEncoding: true,
   createdAt: true,
 } as const;
 

@@ -57,6 +57,8 @@ export const accountSettingsInput = z
     // new inbound conversations go round-robin to agents with room under agentOpenLimit (0: no limit).
     conversationVisibility: z.enum(["all", "assigned"], { error: 'must be "all" or "assigned"' }),
     autoAssign: z.boolean({ error: "must be true or false" }),
+    // Sends replace look-alike characters with GSM-7 ones unless the send's smartEncoding says otherwise.
+    smartEncoding: z.boolean({ error: "must be true or false" }),
     agentOpenLimit: z
       .number({ error: "must be a whole number of open conversations" })
       .int("must be a whole number of open conversations")
@@ -78,4 +80,5 @@ export const ACCOUNT_SETTING_FIELDS = [
   "conversationVisibility",
   "autoAssign",
   "agentOpenLimit",
+  "smartEncoding",
 ] as const;

@@ -29,6 +29,11 @@ export const errorCodes = {
     statusMessage: "Idempotency-Key was already used with a different request body",
   },
   TooManyRequests: { statusCode: 429, statusMessage: "Too many requests" },
+  // POST /v3/messages/{messageId}/cancel on a message that is no longer waiting (Parley's own).
+  MessageNotCancellable: {
+    statusCode: 409,
+    statusMessage: "Only a scheduled or queued message that has not started to leave can be cancelled",
+  },
   // Admin API only: a carrier's API (Twilio, Telnyx…) refused or failed what Parley asked of it on an admin's behalf.
   ProviderFailure: { statusCode: 502, statusMessage: "The carrier's API refused or failed the request" },
   // A listing stopped by its timeout (LISTING_TIMEOUT_SECONDS): the seed has no code for it.

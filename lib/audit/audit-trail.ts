@@ -55,7 +55,9 @@ export type AuditAction =
   // Contacts: one saved or forgotten (target: its number), a CSV file imported (detail: what it changed).
   | "contact.updated"
   | "contact.deleted"
-  | "contacts.imported";
+  | "contacts.imported"
+  // A message cancelled in the portal before it left (target: the message id).
+  | "message.cancelled";
 
 export interface AuditEntry {
   accountId: string | null;

@@ -24,6 +24,11 @@ export interface OutboundPart {
   encoding: Encoding;
   /** MMS media URLs; carriers without MMS send them as links in the text and say so in `note`. */
   media: string[];
+  /**
+   * Until when (ms since the epoch) the message may still be delivered: the send's validitySeconds, passed on as
+   * SMPP's validity_period and the HTTP providers' own fields. Absent or null: the carrier's default.
+   */
+  validUntil?: number | null;
 }
 
 export type SubmitResult =
@@ -39,7 +44,8 @@ export type SubmitResult =
       final?: "failed" | "rejected";
     };
 
-export type ReceiptStatus = FinalStatus;
+/** A carrier's outcome of a part: every final status but `cancelled`, which only Parley gives (before anything left). */
+export type ReceiptStatus = Exclude<FinalStatus, "cancelled">;
 
 export interface DeliveryReceipt {
   carrierMessageId: string;

@@ -16,8 +16,9 @@ export async function attachConversations(
 ): Promise<void> {
   for (const message of messages) {
     const key = { accountId, accountNumber: from, remoteNumber: message.toNumber };
-    if (message.status === "queued") message.conversationId = await upsertConversation(key, at);
-    else if (message.rejectReason === "OptedOut") {
+    if (message.status === "queued" || message.status === "scheduled") {
+      message.conversationId = await upsertConversation(key, at);
+    } else if (message.rejectReason === "OptedOut") {
       const existing = await db().conversation.findUnique({
         where: { accountId_accountNumber_remoteNumber: key },
         select: { id: true },

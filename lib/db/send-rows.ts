@@ -29,6 +29,8 @@ export function messageValues(m: Prisma.MessageCreateManyInput): unknown[] {
     m.userId ?? null,
     m.userType ?? null,
     m.conversationId ?? null,
+    m.sendAt ? new Date(m.sendAt) : null,
+    m.validUntil ? new Date(m.validUntil) : null,
     new Date(m.createdAt),
     new Date(m.updatedAt ?? m.createdAt),
   ];
@@ -60,6 +62,8 @@ export const MESSAGE_COLUMNS: [string, ColumnKind][] = [
   ["userId", "text"],
   ["userType", "text"],
   ["conversationId", "text"],
+  ["sendAt", "date"],
+  ["validUntil", "date"],
   ["createdAt", "date"],
   ["updatedAt", "date"],
 ];

@@ -195,6 +195,51 @@ export function* overduePartsSteps(now: Date, limit: number): Steps<OverduePartR
   );
 }
 
+export interface DueRow {
+  id: string;
+  accountId: string;
+  referenceId: string | null;
+  bulk: boolean | number | bigint;
+}
+
+export interface LapsedRow {
+  id: string;
+  accountId: string;
+  referenceId: string | null;
+  numSegments: number | bigint;
+}
+
+/**
+ * Up to `limit` scheduled messages whose sendAt has come, earliest first. The predicate is the partial index
+ * "Message_scheduled_idx"'s (migration send_options).
+ */
+export function* dueSchedulesSteps(now: Date, limit: number): Steps<DueRow[]> {
+  const values: unknown[] = [];
+  const bind = binder(values);
+  return yield* query<DueRow>(
+    `SELECT "id", "accountId", "referenceId", "bulk" FROM "Message"
+     WHERE "status" = 'scheduled' AND "sendAt" <= ${bind("date", now)}
+     ORDER BY "sendAt" LIMIT ${Math.floor(limit)}`,
+    values,
+  );
+}
+
+/**
+ * Up to `limit` waiting messages (nothing handed to the carrier) whose validity ended by `now`. The predicate is the
+ * partial index "Message_validity_idx"'s, word for word, so SQLite can use it (migration send_options).
+ */
+export function* lapsedSteps(now: Date, limit: number): Steps<LapsedRow[]> {
+  const values: unknown[] = [];
+  const bind = binder(values);
+  return yield* query<LapsedRow>(
+    `SELECT "id", "accountId", "referenceId", "numSegments" FROM "Message"
+     WHERE "status" IN ('scheduled', 'queued') AND "validUntil" IS NOT NULL
+       AND "validUntil" <= ${bind("date", now)} AND "partsSubmitted" = 0
+     LIMIT ${Math.floor(limit)}`,
+    values,
+  );
+}
+
 /** Marks still-waiting parts (by id) `expired`; returns the ids this statement changed. */
 export function* expirePartsSteps(ids: string[], at: Date): Steps<string[]> {
   const expired: string[] = [];

@@ -7,6 +7,7 @@ import { writeTransaction } from "../db/steps";
 import { receiveMessage } from "../messaging/receive-message";
 import { metrics } from "../metrics/define-metrics";
 import { ReceiptBatches } from "./batch-receipts";
+import { expireLapsedMessages, promoteDueSchedules } from "./due-messages";
 import { expireOverdueParts } from "./expire-messages";
 import { NumberLeases } from "./lease-numbers";
 import { departRound } from "./pace-departures";
@@ -21,6 +22,9 @@ import { startHeartbeat, type WorkerHeartbeat } from "./worker-heartbeat";
 // parts to the carrier at their slots (pace-departures.ts), records the answers (record-outcomes.ts), records
 // receipts in batches (batch-receipts.ts) and writes its heartbeat (worker-heartbeat.ts). The carrier interface is
 // its one seam to protocols (lib/carriers/carrier.ts).
+
+/** How often a worker looks for scheduled sends that are due and waiting messages whose validity ran out. */
+const DUE_LOOK_MS = 250;
 
 export interface WorkerOptions {
   carrier: Carrier;
@@ -65,6 +69,7 @@ export class DeliveryWorker {
   private preparationMs = 0;
   private lastClaim = 0;
   private lastSweep = 0;
+  private lastDueLook = 0;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   /**
@@ -162,6 +167,13 @@ export class DeliveryWorker {
    */
   private async step(): Promise<void> {
     const now = this.clock();
+    // Scheduled sends that are due join the queue (their numbers are claimed in this very step), and waiting
+    // messages whose validity ran out expire: looked at four times a second.
+    if (now - this.lastDueLook >= DUE_LOOK_MS) {
+      this.lastDueLook = now;
+      if ((await promoteDueSchedules(now)) > 0) this.lastClaim = 0;
+      await expireLapsedMessages(now);
+    }
     if (now - this.lastClaim >= Math.min(1000, this.leaseMs / 3) || this.leases.held.size === 0) {
       await this.claimNumbers(now);
       this.lastClaim = now;

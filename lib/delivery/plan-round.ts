@@ -45,6 +45,8 @@ export interface QueuedMessage {
   eligibleAt: number | null;
   createdAt: number;
   referenceId: string | null;
+  /** The send's validity (validitySeconds): a message not begun by then never leaves (due-messages.ts expires it). */
+  validUntil: number | null;
 }
 
 export interface AccountState {
@@ -126,7 +128,8 @@ export function planRound(input: {
   const accountPaces = new Map<string, AccountPace>();
   for (const held of ready) {
     const account = accounts.get(held.accountId);
-    const queue = queues.get(held.number);
+    // A message whose validity ran out before it began is not sent late; the worker's next look expires it.
+    const queue = queues.get(held.number)?.filter((m) => m.inProgress || !lapsed(m, now));
     if (!account || !queue || queue.length === 0) continue;
     const accountPace = accountPaces.get(account.id) ?? account.pace;
     const candidate = nextInQueue(now, queue, (m) => {
@@ -151,6 +154,10 @@ export function planRound(input: {
   return { allocations, numberPaces, accountPaces };
 }
 
+function lapsed(message: QueuedMessage, now: number): boolean {
+  return message.validUntil !== null && message.partsSubmitted === 0 && message.validUntil <= now;
+}
+
 /** The next part of a message, ready for the carrier. */
 export function partOf(message: QueuedMessage): OutboundPart {
   const segmentNumber = message.partsSubmitted + 1;
@@ -173,5 +180,6 @@ export function partOf(message: QueuedMessage): OutboundPart {
     messageText: message.body,
     encoding: message.encoding,
     media: message.media,
+    validUntil: message.validUntil,
   };
 }

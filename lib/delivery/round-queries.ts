@@ -105,6 +105,7 @@ interface QueuedRow {
   nextAttemptAt: Date | string | null;
   createdAt: Date | string;
   referenceId: string | null;
+  validUntil: Date | string | null;
 }
 
 /** The first few messages of each number's queue, in the order pacing serves them. */
@@ -130,6 +131,7 @@ export async function loadQueues(numbers: string[]): Promise<Map<string, QueuedM
       eligibleAt: storedTime(m.nextAttemptAt),
       createdAt: storedTime(m.createdAt)!,
       referenceId: m.referenceId,
+      validUntil: storedTime(m.validUntil),
     });
     queues.set(m.fromNumber, list);
   }
@@ -148,7 +150,8 @@ function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
     rows.push(
       ...(yield* query<QueuedRow>(
         `SELECT m."id", m."accountId", m."fromNumber", m."toNumber", m."body", m."media", m."numSegments", m."encoding",
-                m."bulk", m."status", m."partsSubmitted", m."attempts", m."nextAttemptAt", m."createdAt", m."referenceId"
+                m."bulk", m."status", m."partsSubmitted", m."attempts", m."nextAttemptAt", m."createdAt", m."referenceId",
+                m."validUntil"
          FROM (
            SELECT "id", ROW_NUMBER() OVER (
              PARTITION BY "fromNumber"

@@ -14,6 +14,9 @@ import { fetchToTemp, mediaTempDir, mediaTempPath, removeTemp } from "./media-te
 import { describeBytes, mediaKindOf, SNIFF_BYTES, sniffMediaType } from "./media-types";
 import { routeMediaOf, type RouteMedia } from "./route-limits";
 
+// A scheduled MMS has its media ready before its time, so that it leaves on time.
+const PREPARED_STATUSES = ["scheduled", ...QUEUED_STATUSES];
+
 // An outbound MMS is stored with the URLs its send named and mediaState "pending"; here each medium is fetched once
 // (a send to many destinations shares the fetch: messages are prepared in groups of the same media and route),
 // its real type read from its bytes, fitted to the route's limits (fit-media.ts) and kept; the messages then carry
@@ -193,7 +196,7 @@ async function recordGroup(messages: PendingMessage[], prepared: Prepared): Prom
   const at = new Date();
   const ids = messages.map((m) => m.id);
   // Only messages still waiting for their media: one prepared meanwhile (by another worker) is left as it is.
-  const onlyFrom = { status: QUEUED_STATUSES, mediaState: "pending" };
+  const onlyFrom = { status: PREPARED_STATUSES, mediaState: "pending" };
   const later = new Set<() => void>();
   if (!prepared.ok && prepared.temporary && (messages[0]?.attempts ?? 0) < RETRY_DELAYS_MS.length) {
     const wait = RETRY_DELAYS_MS[messages[0]?.attempts ?? 0]!;
@@ -281,7 +284,7 @@ export async function prepareOutboundMedia(now = new Date()): Promise<number> {
   const pending: PendingMessage[] = await db().message.findMany({
     where: {
       mediaState: "pending",
-      status: { in: [...QUEUED_STATUSES] },
+      status: { in: PREPARED_STATUSES },
       OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }],
     },
     orderBy: { createdAt: "asc" },

@@ -11,7 +11,7 @@
 // - a delivery receipt: the carrier's note, `id:… stat:UNDELIV err:001 …`;
 // - no receipt in time: `no delivery receipt within the validity period`.
 
-import { isFinal } from "./message-status";
+import { isFinal, VALIDITY_UNSENT_NOTE as VALIDITY_UNSENT } from "./message-status";
 
 export interface ExplainInput {
   /** The message's listing status ("" for inbound). */
@@ -118,6 +118,10 @@ const SIMULATOR_SUBMIT_ERRORS: Record<string, string> = {
 };
 
 const VALIDITY_EXPIRED = "no delivery receipt within the validity period";
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 interface SubmitError {
   code: string;
@@ -234,6 +238,14 @@ export function explainStatus(input: ExplainInput): Explanation | null {
   if (status === "failed" || status === "undelivered" || status === "expired") {
     const record = last(status);
     const details = record?.statusDetails ?? "";
+    if (status === "expired" && details.trim() === VALIDITY_UNSENT) {
+      return {
+        tone: "error",
+        title: "The message's validity ran out before it could be sent, so Parley never sent it.",
+        detail:
+          "The send gave validitySeconds: a message still waiting in the queue (behind others from the same number, or outside the bulk window) when that time passes is not sent late.",
+      };
+    }
     if (status === "expired" && details.trim() === VALIDITY_EXPIRED) {
       return {
         tone: "error",
@@ -252,6 +264,24 @@ export function explainStatus(input: ExplainInput): Explanation | null {
       expired: "The message expired before it was delivered.",
     };
     return { tone: "error", title: fallback[status]!, detail: details || undefined };
+  }
+
+  if (status === "cancelled") {
+    const record = last("cancelled");
+    return {
+      tone: "info",
+      title: "The message was cancelled before it was sent.",
+      detail: record?.statusDetails ? `${capitalize(record.statusDetails)}.` : undefined,
+    };
+  }
+
+  if (status === "scheduled") {
+    const until = /^until (\S+)/.exec(last("scheduled")?.statusDetails ?? "")?.[1];
+    return {
+      tone: "info",
+      title: "A scheduled message: it joins the queue at its time.",
+      detail: until ? `Scheduled for ${until}. It can be cancelled until then.` : "It can be cancelled until then.",
+    };
   }
 
   if (status === "queued" || status === "sending" || status === "sent") {

@@ -12,6 +12,10 @@ import { listingTimestamp, sdrDelta } from "./time-format";
 export const SDR_STATUSES = [
   { status: "accepted", meaning: "The API accepted the message (carries referenceId)." },
   {
+    status: "scheduled",
+    meaning: "A send with sendAt: waiting for its time (statusDetails says until when); then `queued`.",
+  },
+  {
     status: "queued",
     meaning:
       "Waiting for the throttle: per-number and per-account rates, bulk window. statusDetails `bulk` for bulk messages.",
@@ -23,11 +27,20 @@ export const SDR_STATUSES = [
   { status: "delivered", meaning: "Outcome: the handset received the message." },
   { status: "undelivered", meaning: "Outcome: the network could not deliver it." },
   { status: "failed", meaning: "Outcome: the carrier refused or the submit failed for good." },
-  { status: "expired", meaning: "Outcome: validity ran out before delivery." },
+  {
+    status: "expired",
+    meaning:
+      "Outcome: validity ran out before delivery (no receipt in time), or before it was sent (the send's validitySeconds; one per segment).",
+  },
   {
     status: "rejected",
     meaning:
       "Outcome: refused before sending; statusDetails gives the reason (FromNotOwned, InvalidDestination, DuplicateDestination, OptedOut).",
+  },
+  {
+    status: "cancelled",
+    meaning:
+      "Outcome: cancelled before anything was sent (POST /messages/{messageId}/cancel or the portal; one per segment).",
   },
   { status: "dlr_received", meaning: "The delivery receipt was received (carries segmentNumber and referenceId)." },
   { status: "status_sent", meaning: "The delivery-status webhook was accepted by your endpoint." },
@@ -95,7 +108,7 @@ export function toSdrRecords(
   });
 }
 
-function notFound(): ApiError {
+export function notFound(): ApiError {
   // The decision: the seed's SDR error shape inside the standard envelope.
   return new ApiError("MessageNotFound", {
     data: {

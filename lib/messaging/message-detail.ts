@@ -4,6 +4,7 @@ import type { Prisma } from "../db/generated/sqlite/client";
 import { UUID_PATTERN } from "../db/ids";
 import { sdrSelect, toSdrRecords, type SdrRecord } from "./get-sdrs";
 import { listingTimestamp } from "./time-format";
+import { WAITING_STATUSES } from "./message-status";
 
 // One message as the portal's message page shows it: every field a sender set or the service decided, and its SDR
 // timeline. Never pacing or lease state.
@@ -28,6 +29,9 @@ const detailSelect = {
   userId: true,
   userType: true,
   conversationId: true,
+  partsSubmitted: true,
+  sendAt: true,
+  validUntil: true,
   createdAt: true,
   sdrs: { orderBy: { id: "asc" }, select: sdrSelect },
 } satisfies Prisma.MessageSelect;
@@ -56,6 +60,11 @@ export interface MessageDetail {
   userId: string;
   userType: string;
   conversationId: string | null;
+  /** Whether it can still be cancelled: scheduled, or queued with nothing handed to the carrier. */
+  cancellable: boolean;
+  /** A scheduled send's time, and the send's validity (ISO 8601), when it has them. */
+  sendAt: string | null;
+  validUntil: string | null;
   /** ISO 8601, and the listing form. */
   createdAt: string;
   timestamp: string;
@@ -97,6 +106,9 @@ export async function getMessageDetail(input: {
       userId: row.userId ?? "",
       userType: row.userType ?? "",
       conversationId: row.conversationId,
+      cancellable: WAITING_STATUSES.includes(row.status as never) && row.partsSubmitted === 0,
+      sendAt: row.sendAt?.toISOString() ?? null,
+      validUntil: row.validUntil?.toISOString() ?? null,
       createdAt: row.createdAt.toISOString(),
       timestamp: listingTimestamp(row.createdAt),
     },

@@ -2,8 +2,12 @@
 // derived from that order (as pg-boss derives its "before/after" checks from JOB_STATE_ORDER). No imports: the
 // browser bundle imports this module as well as the server, the worker and the receipts.
 
-/** Outbound statuses in lifecycle order: waiting, on its way, then one of the outcomes (which share the last rank). */
+/**
+ * Outbound statuses in lifecycle order: waiting for its time (a scheduled send), waiting in the queue, on its way,
+ * then one of the outcomes (which share the last rank).
+ */
 export const MESSAGE_STATUSES = [
+  "scheduled",
   "queued",
   "sending",
   "sent",
@@ -12,6 +16,7 @@ export const MESSAGE_STATUSES = [
   "failed",
   "expired",
   "rejected",
+  "cancelled",
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
@@ -19,9 +24,12 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 const LAST_PENDING: MessageStatus = "sent";
 const FIRST_FINAL = MESSAGE_STATUSES.indexOf(LAST_PENDING) + 1;
 
-/** Statuses after which nothing changes any more: every outcome a part can have (a refused send is `rejected`). */
+/**
+ * Statuses after which nothing changes any more: every outcome a part can have (a refused send is `rejected`, one
+ * withdrawn before it left `cancelled`).
+ */
 export const FINAL_STATUSES = MESSAGE_STATUSES.slice(FIRST_FINAL) as FinalStatus[];
-export type FinalStatus = "delivered" | "undelivered" | "failed" | "expired" | "rejected";
+export type FinalStatus = "delivered" | "undelivered" | "failed" | "expired" | "rejected" | "cancelled";
 
 /** Outcomes that mean the phone did not get it: every final status but delivered. */
 export const FAILED_STATUSES = FINAL_STATUSES.filter((s) => s !== "delivered");
@@ -29,8 +37,20 @@ export const FAILED_STATUSES = FINAL_STATUSES.filter((s) => s !== "delivered");
 /** Statuses of a message still on its way. */
 export const PENDING_STATUSES = MESSAGE_STATUSES.slice(0, FIRST_FINAL);
 
-/** Statuses of a message still in the queue: some part not yet handed to the carrier (the worker's work). */
-export const QUEUED_STATUSES = MESSAGE_STATUSES.slice(0, MESSAGE_STATUSES.indexOf(LAST_PENDING));
+/**
+ * Statuses of a message in the queue: some part not yet handed to the carrier (the worker's work). A scheduled
+ * message is not: it joins the queue at its time (lib/delivery/due-messages.ts).
+ */
+export const QUEUED_STATUSES = MESSAGE_STATUSES.slice(
+  MESSAGE_STATUSES.indexOf("queued"),
+  MESSAGE_STATUSES.indexOf(LAST_PENDING),
+);
+
+/** The note of the `expired` SDRs of a message whose send's validity ran out before it was sent. */
+export const VALIDITY_UNSENT_NOTE = "validity period ended before it was sent";
+
+/** Statuses of a message nothing has left of yet, which can still be cancelled (with no part submitted). */
+export const WAITING_STATUSES: MessageStatus[] = ["scheduled", "queued"];
 
 const has = (list: readonly string[], status: string) => list.includes(status);
 
@@ -52,7 +72,7 @@ export function isPending(status: string): boolean {
 
 /**
  * A status's place in the order: 0 for one with no delivery to follow ("" or `received`, the inbound ones, and
- * anything unknown), then 1, 2, 3 for the pending ones, and one shared rank for all the outcomes.
+ * anything unknown), then 1 to 4 for the pending ones, and one shared rank for all the outcomes.
  */
 export function statusRank(status: string): number {
   const at = MESSAGE_STATUSES.indexOf(status as MessageStatus);

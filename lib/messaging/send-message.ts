@@ -9,11 +9,13 @@ import { AUTO_BULK_DETAIL, autoBulkRule, sameTextHash } from "../throttle/auto-b
 import { sameTextCounter } from "../throttle/same-text-counter";
 import { tnDigits, validTn, withPlus } from "./phone-number";
 import { isoWithOffset } from "./time-format";
-import type { SendRequest } from "./send-schema";
+import { scheduledTime, type SendRequest } from "./send-schema";
+import { smartEncode } from "../segments/smart-encoding";
+import type { SegmentInfo } from "../segments/count-segments";
 import type { IdempotencyClaim } from "./idempotency";
 import type { MessageInfo, SendResult } from "./message-serializers";
 import { footerDue, withFooter } from "../opt/append-footer";
-import { readOptStates, optStatusOf } from "../opt/read-opt-states";
+import { readOptStates, optStatusOf, type DestinationOpt } from "../opt/read-opt-states";
 import { readOptTexts } from "../opt/opt-settings";
 import { attachConversations } from "../conversations/attach-conversations";
 import { metrics } from "../metrics/define-metrics";
@@ -51,50 +53,68 @@ export function forgetNumberOwner(digits: string): void {
   numberOwners.delete(digits);
 }
 
+// Whether an account's sends use smart encoding by default, read like number owners (at most once per
+// API_KEY_CACHE_SECONDS per process; a change in the portal is forgotten at once in its own process).
+const smartDefaults = processSingleton("smartEncodingDefaults", () => new Map<string, { on: boolean; at: number }>());
+
+async function smartEncodingDefault(accountId: string): Promise<boolean> {
+  const now = Date.now();
+  const hit = smartDefaults.get(accountId);
+  if (hit && now - hit.at < env().API_KEY_CACHE_SECONDS * 1000) return hit.on;
+  const row = await db().account.findUnique({ where: { id: accountId }, select: { smartEncoding: true } });
+  if (smartDefaults.size > 10_000) smartDefaults.clear();
+  smartDefaults.set(accountId, { on: row?.smartEncoding ?? false, at: now });
+  return row?.smartEncoding ?? false;
+}
+
+/** Forgets what this process knows of an account's send defaults: its settings just changed here. */
+export function forgetSendDefaults(accountId: string): void {
+  smartDefaults.delete(accountId);
+}
+
+/** One destination of a send as planned: its refusal, if any, and the text it gets. */
+interface PlannedEntry {
+  destination: string;
+  digits: string | null;
+  reason: RejectReason | null;
+  optStatus: ReturnType<typeof optStatusOf>;
+  /** Whether the opt-out footer goes with this message. */
+  footer: boolean;
+  body: string;
+  segments: SegmentInfo;
+  numSegments: number;
+}
+
+/** What a send would do, without storing anything: POST /v3/messages/preview shows it, sendMessages stores it. */
+export interface SendPlan {
+  from: string;
+  fromOwned: boolean;
+  isMms: boolean;
+  /** The text before any footer, after smart encoding. */
+  body: string;
+  /** The look-alike characters smart encoding replaced. */
+  replaced: string[];
+  sendAt: Date | null;
+  optLogic: boolean;
+  optStates: Map<string, DestinationOpt>;
+  entries: PlannedEntry[];
+}
+
 /**
- * POST /v3/messages. One message per destination, persisted with its `accepted` and `queued` SDRs (or its
- * `rejected` SDR) in one transaction before the answer is built. Rejected destinations are kept too, so every
- * messageId a client is given can be listed and has SDRs.
+ * Checks a send request against the account's numbers, opt-outs and settings and works out each destination's
+ * text (smart encoding, the opt-out footer) and refusal. Request errors (a `from` that is no number, a bad
+ * `sendAt`) throw.
  */
-export async function sendMessages(input: {
-  sender: Sender;
-  request: SendRequest;
-  requestId: string;
-  idempotency?: IdempotencyClaim<SendResult>;
-}): Promise<SendResult> {
-  const { sender, request } = input;
-  assertSenderAccount(sender, request.accountId);
+export async function planSend(request: SendRequest, now: Date): Promise<SendPlan> {
   const from = validTn(request.from);
   if (from === null) throw new ApiError("InvalidNumber");
+  const sendAt = scheduledTime(request, now.getTime());
   const fromOwned = await ownsNumber(request.accountId, from);
-
   const destinations = request.to !== undefined ? [request.to] : request.toArray!;
-  const media = request.media ?? [];
-  // Parley's own media URLs (POST /v3/media) must be the account's; other URLs are fetched when the message is
-  // prepared for its route (lib/media/prepare-outbound.ts), and what cannot be fetched or fitted fails the message.
-  if (media.length > 0) await checkOwnMedia(request.accountId, media);
-  const body = request.body ?? "";
-  const now = new Date();
-  // The decisions: bulk defaults to false for one destination and true for two or more; and the same text from one
-  // account to more than 20 destinations within 10 minutes is bulk whatever the request said. That count is shared
-  // by the deployment (lib/throttle/same-text-counter.ts): in Redis, before the rows are built, or in the database,
-  // where the group commit counts in the batch's own transaction and marks the write bulk there (the answer follows
-  // below).
-  const sameText = fromOwned
-    ? {
-        accountId: request.accountId,
-        textHash: sameTextHash(body, media),
-        destinations: destinations.length,
-        at: now.getTime(),
-      }
-    : null;
-  const counter = sameTextCounter();
-  const autoBulk = sameText !== null && (await counter.countBeforeWrite(sameText));
-  const bulk = autoBulk || (request.bulk ?? destinations.length > 1);
-  const isMms = media.length > 0;
+  const isMms = (request.media ?? []).length > 0;
+  const smart = request.smartEncoding ?? (fromOwned && (await smartEncodingDefault(request.accountId)));
+  const { text: body, replaced } = smart ? smartEncode(request.body ?? "") : { text: request.body ?? "", replaced: [] };
   const segments = countSegments(body);
-  const dateCreated = isoWithOffset(now);
-  const mediaJson = JSON.stringify(media);
   const optLogic = request.optLogic ?? false;
 
   // Opt processing: a destination that opted out of this account is refused whatever optLogic says (the decision);
@@ -102,7 +122,7 @@ export async function sendMessages(input: {
   const parsed = destinations.map((destination) => validTn(destination));
   const optStates = fromOwned
     ? await readOptStates(request.accountId, [...new Set(parsed.filter((d): d is string => d !== null))])
-    : new Map<string, never>();
+    : new Map<string, DestinationOpt>();
   let footer: string | null = null;
   if (optLogic && fromOwned) {
     const due = parsed.some(
@@ -113,13 +133,8 @@ export async function sendMessages(input: {
   const footed = footer === null ? null : withFooter(body, footer);
   const footedSegments = footed === null ? segments : countSegments(footed);
 
-  const footersSent: NonNullable<SendWrite["optStates"]> = [];
-  const write: SendWrite = { messages: [], sdrs: [], optStates: footersSent };
-  const messageInfo: MessageInfo[] = [];
   const seen = new Set<string>();
-
-  for (const [index, destination] of destinations.entries()) {
-    const messageId = uuidv7(now.getTime());
+  const entries = destinations.map((destination, index): PlannedEntry => {
     const digits = parsed[index] ?? null;
     const opt = digits === null ? undefined : optStates.get(digits);
     let reason: RejectReason | null = null;
@@ -128,15 +143,76 @@ export async function sendMessages(input: {
     else if (seen.has(digits)) reason = "DuplicateDestination";
     else if (opt?.status === "out") reason = "OptedOut";
     if (digits !== null) seen.add(digits);
-    const optStatus = optStatusOf(optLogic, opt);
     // The text as sent: the response, the listing, the SDRs and the carrier all see the footer and its segments.
     const footerNow = footed !== null && reason === null && footerDue(opt?.lastFooterAt, now);
-    const sentBody = footerNow ? footed : body;
     const sentSegments = footerNow ? footedSegments : segments;
-    const sentNumSegments = isMms ? 1 : sentSegments.numSegments;
-    if (footerNow) footersSent.push({ accountId: request.accountId, number: digits!, lastFooterAt: now });
+    return {
+      destination,
+      digits,
+      reason,
+      optStatus: optStatusOf(optLogic, opt),
+      footer: footerNow,
+      body: footerNow ? footed : body,
+      segments: sentSegments,
+      numSegments: isMms ? 1 : sentSegments.numSegments,
+    };
+  });
+  return { from, fromOwned, isMms, body, replaced, sendAt, optLogic, optStates, entries };
+}
 
-    const stored = digits ?? tnDigits(destination) ?? destination.slice(0, 64);
+/**
+ * POST /v3/messages. One message per destination, persisted with its `accepted` and `queued` (or `scheduled`)
+ * SDRs (or its `rejected` SDR) in one transaction before the answer is built. Rejected destinations are kept too,
+ * so every messageId a client is given can be listed and has SDRs.
+ */
+export async function sendMessages(input: {
+  sender: Sender;
+  request: SendRequest;
+  requestId: string;
+  idempotency?: IdempotencyClaim<SendResult>;
+}): Promise<SendResult> {
+  const { sender, request } = input;
+  assertSenderAccount(sender, request.accountId);
+  const now = new Date();
+  const plan = await planSend(request, now);
+  const { from, fromOwned, isMms, sendAt } = plan;
+  const media = request.media ?? [];
+  // Parley's own media URLs (POST /v3/media) must be the account's; other URLs are fetched when the message is
+  // prepared for its route (lib/media/prepare-outbound.ts), and what cannot be fetched or fitted fails the message.
+  if (media.length > 0) await checkOwnMedia(request.accountId, media);
+  // The decisions: bulk defaults to false for one destination and true for two or more; and the same text from one
+  // account to more than 20 destinations within 10 minutes is bulk whatever the request said. That count is shared
+  // by the deployment (lib/throttle/same-text-counter.ts): in Redis, before the rows are built, or in the database,
+  // where the group commit counts in the batch's own transaction and marks the write bulk there (the answer follows
+  // below).
+  const sameText = fromOwned
+    ? {
+        accountId: request.accountId,
+        textHash: sameTextHash(plan.body, media),
+        destinations: plan.entries.length,
+        at: now.getTime(),
+      }
+    : null;
+  const counter = sameTextCounter();
+  const autoBulk = sameText !== null && (await counter.countBeforeWrite(sameText));
+  const bulk = autoBulk || (request.bulk ?? plan.entries.length > 1);
+  const dateCreated = isoWithOffset(now);
+  const mediaJson = JSON.stringify(media);
+  // A scheduled message waits with status `scheduled` until its time; validity counts from when it joins the queue.
+  const waiting = sendAt === null ? "queued" : "scheduled";
+  const queuedAt = sendAt ?? now;
+  const validUntil =
+    request.validitySeconds === undefined ? null : new Date(queuedAt.getTime() + request.validitySeconds * 1000);
+
+  const footersSent: NonNullable<SendWrite["optStates"]> = [];
+  const write: SendWrite = { messages: [], sdrs: [], optStates: footersSent };
+  const messageInfo: MessageInfo[] = [];
+
+  for (const entry of plan.entries) {
+    const messageId = uuidv7(now.getTime());
+    const { digits, reason } = entry;
+    if (entry.footer) footersSent.push({ accountId: request.accountId, number: digits!, lastFooterAt: now });
+    const stored = digits ?? tnDigits(entry.destination) ?? entry.destination.slice(0, 64);
     write.messages.push({
       id: messageId,
       accountId: request.accountId,
@@ -144,64 +220,58 @@ export async function sendMessages(input: {
       messageType: isMms ? "mms" : "sms",
       fromNumber: from,
       toNumber: stored,
-      body: sentBody,
+      body: entry.body,
       media: mediaJson,
       // An MMS leaves once its media are fetched and fitted to its route.
       mediaState: isMms && reason === null ? "pending" : "",
-      numSegments: sentNumSegments,
-      encoding: sentSegments.encoding,
-      status: reason ? "rejected" : "queued",
+      numSegments: entry.numSegments,
+      encoding: entry.segments.encoding,
+      status: reason ? "rejected" : waiting,
       rejectReason: reason,
       conversational: request.conversational ?? false,
       bulk,
-      optLogic,
-      optStatus,
+      optLogic: plan.optLogic,
+      optStatus: entry.optStatus,
       referenceId: request.referenceId ?? null,
       userId: request.userId ?? null,
       userType: request.userType ?? null,
+      sendAt: reason ? null : sendAt,
+      validUntil: reason ? null : validUntil,
       createdAt: now,
       updatedAt: now,
     });
     const referenceId = request.referenceId ?? null;
-    if (reason) {
+    const sdr = (status: string, statusDetails: string, ref: string | null = null) =>
       write.sdrs.push({
         messageId,
         accountId: request.accountId,
-        status: "rejected",
-        statusDetails: reason,
-        referenceId,
+        status,
+        statusDetails,
+        referenceId: ref,
         createdAt: now,
       });
-    } else {
-      write.sdrs.push({
-        messageId,
-        accountId: request.accountId,
-        status: "accepted",
-        statusDetails: "",
-        referenceId,
-        createdAt: now,
-      });
-      write.sdrs.push({
-        messageId,
-        accountId: request.accountId,
-        status: "queued",
-        statusDetails: autoBulk ? AUTO_BULK_DETAIL : bulk ? "bulk" : "",
-        createdAt: now,
-      });
+    if (reason) sdr("rejected", reason, referenceId);
+    else {
+      sdr("accepted", "", referenceId);
+      // The queued SDR says "bulk" (automatic bulk patches it in the commit); a scheduled one says when.
+      if (sendAt === null) sdr("queued", autoBulk ? AUTO_BULK_DETAIL : bulk ? "bulk" : "");
+      else sdr("scheduled", `until ${sendAt.toISOString()}`);
     }
     messageInfo.push({
       messageId,
       dateCreated,
-      to: digits !== null ? withPlus(digits) : destination,
-      body: sentBody,
-      numSegments: sentNumSegments,
-      optStatus,
+      to: digits !== null ? withPlus(digits) : entry.destination,
+      body: entry.body,
+      numSegments: entry.numSegments,
+      optStatus: entry.optStatus,
       status: reason ? "rejected" : "accepted",
       reason: reason ?? "",
     });
   }
 
-  const result: SendResult = { request, bulk, messageInfo, refusal: fromOwned ? null : "FromNotOwned" };
+  // The answer echoes the request, with the text as smart encoding made it.
+  const shown = plan.replaced.length > 0 ? { ...request, body: plan.body } : request;
+  const result: SendResult = { request: shown, bulk, messageInfo, refusal: fromOwned ? null : "FromNotOwned" };
   if (input.idempotency) write.idempotency = input.idempotency.record(result);
   if (sameText !== null) {
     // The answer stored for the Idempotency-Key if the commit's count makes this send bulk.

@@ -4,6 +4,9 @@ import { UUID_PATTERN } from "../db/ids";
 import { mediaUrlSchema } from "./check-media-url";
 
 // The decisions' limits for POST /v3/messages.
+const VALIDITY_LIMITS_MIN = 30;
+const VALIDITY_LIMITS_MAX = 36 * 3600;
+
 export const SEND_LIMITS = {
   maxDestinations: 1000,
   maxBodyChars: 1600,
@@ -115,9 +118,83 @@ export const sendRequestSchema = z.object({
       description: `The type of sending user, for tracking only; at most ${SEND_LIMITS.maxUserFieldChars} characters.`,
     })
     .optional(),
+  sendAt: z
+    .string()
+    .max(40)
+    .meta({
+      description:
+        "Send later: an ISO 8601 date-time with offset, at least 60 seconds and at most 35 days ahead. The answer is the usual one; the message is listed `scheduled` (SDRs `accepted`, `scheduled`) until then, then joins the paced queue. Cancel it with POST /messages/{messageId}/cancel.",
+      example: "2026-12-01T09:30:00+01:00",
+    })
+    .optional(),
+  validitySeconds: z
+    .number()
+    .int("must be a whole number of seconds")
+    .min(VALIDITY_LIMITS_MIN, `must be at least ${VALIDITY_LIMITS_MIN} seconds`)
+    .max(VALIDITY_LIMITS_MAX, `must be at most ${VALIDITY_LIMITS_MAX} seconds (36 hours)`)
+    .meta({
+      description:
+        "How long the message may wait, in seconds (30 to 129600), from when it joins the queue (now, or its sendAt): one not handed to the carrier by then ends `expired` and is never sent. Passed on to SMPP carriers as validity_period and to Twilio, Bandwidth and Vonage.",
+      example: 300,
+    })
+    .optional(),
+  smartEncoding: z
+    .boolean()
+    .meta({
+      description:
+        "Replace look-alike characters (curly quotes, long dashes, no-break spaces, the ellipsis…) with GSM-7 ones before counting segments; the answer's `body` and `numSegments` show the result. Default: the account's setting.",
+    })
+    .optional(),
 });
 
 export type SendRequest = z.infer<typeof sendRequestSchema>;
+
+// An ISO 8601 date-time with its offset (Z or ±hh:mm): a time without one would be read in some server's zone.
+const ISO_WITH_OFFSET =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
+
+/** The instant of an ISO 8601 date-time with offset, or null when the text is not one (or names no real day). */
+export function parseIsoWithOffset(text: string): number | null {
+  const match = ISO_WITH_OFFSET.exec(text);
+  if (!match) return null;
+  const [, year, month, day, hour, minute, second, offsetHours, offsetMinutes] = match.map(Number);
+  const calendar = new Date(Date.UTC(year!, month! - 1, day!));
+  if (calendar.getUTCMonth() !== month! - 1 || calendar.getUTCDate() !== day) return null;
+  if (hour! > 23 || minute! > 59 || (second ?? 0) > 59) return null;
+  if ((offsetHours ?? 0) > 23 || (offsetMinutes ?? 0) > 59) return null;
+  const at = Date.parse(text.toUpperCase());
+  return Number.isNaN(at) ? null : at;
+}
+
+/** How far ahead a scheduled send may be (Twilio's SendAt takes the same window). */
+export const SCHEDULE_LIMITS = { minAheadSeconds: 60, maxAheadDays: 35 } as const;
+/** The range of validitySeconds: 30 s to 36 h. */
+export const VALIDITY_LIMITS = { minSeconds: VALIDITY_LIMITS_MIN, maxSeconds: VALIDITY_LIMITS_MAX } as const;
+
+/** The send's `sendAt` as an instant, checked against the window from `now`; null when the send is not scheduled. */
+export function scheduledTime(request: SendRequest, now: number): Date | null {
+  if (request.sendAt === undefined) return null;
+  const at = parseIsoWithOffset(request.sendAt);
+  const refuse = (why: string) => new ApiError("InvalidRequest", { detail: `'sendAt' ${why}`, field: "sendAt" });
+  if (at === null) {
+    throw refuse(
+      "must be an ISO 8601 date-time with an offset, such as 2026-12-01T09:30:00+01:00 or 2026-12-01T08:30:00Z",
+    );
+  }
+  if (at - now < SCHEDULE_LIMITS.minAheadSeconds * 1000) {
+    throw refuse(`must be at least ${SCHEDULE_LIMITS.minAheadSeconds} seconds ahead (it is ${aheadWords(at - now)})`);
+  }
+  if (at - now > SCHEDULE_LIMITS.maxAheadDays * 86_400_000) {
+    throw refuse(`must be at most ${SCHEDULE_LIMITS.maxAheadDays} days ahead`);
+  }
+  return new Date(at);
+}
+
+function aheadWords(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 0) return `${-seconds} seconds in the past`;
+  return `${seconds} seconds ahead`;
+}
 
 function absent(value: unknown): boolean {
   return value === undefined || value === null || value === "";

@@ -6,7 +6,7 @@ import type { Prisma } from "../db/generated/sqlite/client";
 import { uuidv4 } from "../db/ids";
 import { isDuplicateKeyError } from "../messaging/idempotency";
 import { tnDigits, validTn, withPlus } from "../messaging/phone-number";
-import { QUEUED_STATUSES } from "../messaging/message-status";
+import { QUEUED_STATUSES, WAITING_STATUSES } from "../messaging/message-status";
 import { forgetNumberOwner } from "../messaging/send-message";
 import { recordTransitionsInTx, sdrRow } from "../messaging/record-transitions";
 import { provisionNumberInput, updateNumberInput, type PortalNumber } from "./number-schema";
@@ -339,7 +339,7 @@ export async function releaseNumber(
     if (!held) throw notHeld(digits);
     const at = new Date();
     const queued = await tx.message.findMany({
-      where: { ...fromNumber, status: "queued" },
+      where: { ...fromNumber, status: { in: WAITING_STATUSES } },
       select: { id: true, referenceId: true },
     });
     const refused = { status: "rejected", rejectReason: "FromNotOwned", nextAttemptAt: null };
@@ -347,7 +347,7 @@ export async function releaseNumber(
       sdrRow(m.id, accountId, "rejected", at.getTime(), { statusDetails: "FromNotOwned", referenceId: m.referenceId }),
     );
     const ids = queued.map((m) => m.id);
-    const changes = [{ ids, set: refused, onlyFrom: { status: ["queued"] } }];
+    const changes = [{ ids, set: refused, onlyFrom: { status: WAITING_STATUSES } }];
     const unmoved = await recordTransitionsInTx(tx, { changes, sdrs, at }, later);
     const rejected = ids.filter((id) => !unmoved.has(id));
     const sending = await tx.message.count({ where: { ...fromNumber, status: "sending" } });

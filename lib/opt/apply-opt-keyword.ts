@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import { uuidv4, uuidv7 } from "../db/ids";
 import { recordTransitionsInTx, sdrRow } from "../messaging/record-transitions";
+import { WAITING_STATUSES } from "../messaging/message-status";
 import { countSegments } from "../segments/count-segments";
 import { matchOptKeyword, mentionsOptOut, type OptKeywordKind } from "./match-keyword";
 import { readOptTexts } from "./opt-settings";
@@ -122,7 +123,7 @@ export async function applyOptKeyword(tx: Tx, later: Set<() => void>, inbound: I
  */
 async function cancelQueued(tx: Tx, later: Set<() => void>, accountId: string, phone: string, at: Date): Promise<void> {
   const queued = await tx.message.findMany({
-    where: { accountId, toNumber: phone, direction: "outbound", status: "queued", partsSubmitted: 0 },
+    where: { accountId, toNumber: phone, direction: "outbound", status: { in: WAITING_STATUSES }, partsSubmitted: 0 },
     select: { id: true, referenceId: true },
   });
   if (queued.length === 0) return;
@@ -131,7 +132,9 @@ async function cancelQueued(tx: Tx, later: Set<() => void>, accountId: string, p
   await recordTransitionsInTx(
     tx,
     {
-      changes: [{ ids: queued.map((m) => m.id), set: refused, onlyFrom: { status: ["queued"], partsSubmitted: 0 } }],
+      changes: [
+        { ids: queued.map((m) => m.id), set: refused, onlyFrom: { status: WAITING_STATUSES, partsSubmitted: 0 } },
+      ],
       sdrs: queued.map((m) =>
         sdrRow(m.id, accountId, "rejected", recordedAt, { statusDetails: "OptedOut", referenceId: m.referenceId }),
       ),

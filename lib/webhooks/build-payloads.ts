@@ -95,6 +95,7 @@ const STAT: Record<string, string> = {
   failed: "UNDELIV",
   expired: "EXPIRED",
   rejected: "REJECTD",
+  cancelled: "DELETED",
 };
 
 // The receipt fields that make the note; `text:` (the first characters of the customer's own message) is left out.

@@ -12,6 +12,8 @@ import { insertWebhookEventsSteps, messagesWithWebhookSteps } from "./webhook-qu
 type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
 
 const OUTCOMES = new Set<string>(FINAL_STATUSES);
+// Outcomes Parley gives itself (an expiry, a cancellation): their note is Parley's words, with no carrier code.
+const PARLEY_OUTCOMES = new Set(["expired", "cancelled"]);
 
 interface NewEvent {
   id: string;
@@ -99,11 +101,11 @@ export interface OutcomeRecord {
 
 /**
  * One delivery-status event per segment outcome among the given SDR rows (those with status delivered,
- * undelivered, failed, expired or rejected; other rows are ignored), written in the caller's transaction. Taking
+ * undelivered, failed, expired, rejected or cancelled; other rows are ignored), written in the caller's transaction. Taking
  * the SDR rows the caller writes anyway keeps the delivery code unchanged but for this one call:
  * - a receipt's outcome row holds the carrier's delivery note; its `dlr_received` row beside it holds `err:<code>`;
  * - a submit the carrier refused holds "<code> <detail>…" (delivery-worker.ts);
- * - an expiry holds Parley's own note and has no carrier code.
+ * - an expiry or a cancellation holds Parley's own note and has no carrier code.
  * Messages of accounts without a webhook URL are skipped in the same query that reads the messages.
  */
 export function* enqueueDeliveryStatusEventSteps(rows: OutcomeRecord[]): Steps<void> {
@@ -130,7 +132,7 @@ export function* enqueueDeliveryStatusEventSteps(rows: OutcomeRecord[]): Steps<v
     const details = (outcome.statusDetails ?? "").trim();
     let note = details;
     let code = codes.get(`${outcome.messageId}:${outcome.segmentNumber}`) ?? "";
-    if (!code && !/\bstat:/i.test(details) && outcome.status !== "expired") {
+    if (!code && !/\bstat:/i.test(details) && !PARLEY_OUTCOMES.has(outcome.status)) {
       // A refused submit: "<code> <detail>[; gave up after n attempts]".
       const [first, ...rest] = details.split(" ");
       code = first ?? "";

@@ -161,6 +161,13 @@ describe("send", () => {
     });
   });
 
+  it("passes the send's validity on as the message's expiration", async () => {
+    handler = tokenOr(acceptMessage);
+    const validUntil = Date.UTC(2026, 11, 1, 8, 30, 0);
+    expect((await provider().send({ ...message, validUntil })).ok).toBe(true);
+    expect(JSON.parse(seen[1]!.body)).toMatchObject({ expiration: "2026-12-01T08:30:00.000Z" });
+  });
+
   it("sends an MMS with its media URLs", async () => {
     handler = tokenOr(acceptMessage);
     const media = ["https://media.example/cat.jpg", "https://media.example/dog.png"];

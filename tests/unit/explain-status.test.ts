@@ -188,3 +188,41 @@ describe("nothing to explain", () => {
     expect(["queued", "sending", "sent"].some(isFinalStatus)).toBe(false);
   });
 });
+
+describe("sent later, cancelled, or out of time", () => {
+  it("says when a scheduled message leaves and that it can be cancelled", () => {
+    const explained = explainStatus({
+      status: "scheduled",
+      sdrs: [sdr("accepted"), sdr("scheduled", "until 2026-12-01T08:30:00.000Z")],
+    });
+    expect(explained).toMatchObject({
+      tone: "info",
+      title: "A scheduled message: it joins the queue at its time.",
+      detail: "Scheduled for 2026-12-01T08:30:00.000Z. It can be cancelled until then.",
+    });
+  });
+
+  it("says who cancelled a message", () => {
+    const explained = explainStatus({
+      status: "cancelled",
+      sdrs: [sdr("accepted"), sdr("scheduled", "until x"), sdr("cancelled", "cancelled by Ana in the portal", 1)],
+    });
+    expect(explained).toMatchObject({
+      title: "The message was cancelled before it was sent.",
+      detail: "Cancelled by Ana in the portal.",
+    });
+  });
+
+  it("tells a validity that ran out before sending from a receipt that never came", () => {
+    const unsent = explainStatus({
+      status: "expired",
+      sdrs: [...accepted, sdr("expired", "validity period ended before it was sent", 1)],
+    });
+    expect(unsent?.title).toBe("The message's validity ran out before it could be sent, so Parley never sent it.");
+    const noReceipt = explainStatus({
+      status: "expired",
+      sdrs: [...accepted, sdr("expired", "no delivery receipt within the validity period", 1)],
+    });
+    expect(noReceipt?.title).toMatch(/No delivery receipt arrived in time/);
+  });
+});

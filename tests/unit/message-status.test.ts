@@ -4,6 +4,8 @@ import {
   FINAL_STATUSES,
   MESSAGE_STATUSES,
   PENDING_STATUSES,
+  QUEUED_STATUSES,
+  WAITING_STATUSES,
   isFailed,
   isFinal,
   isPending,
@@ -13,11 +15,13 @@ import {
 import { LISTING_STATUSES } from "../../lib/messaging/listing-values";
 import { isFinalStatus } from "../../lib/messaging/explain-status";
 
-// The one status vocabulary: the seed's lifecycle queued < sending < sent < an outcome, every outcome final.
+// The one status vocabulary: the seed's lifecycle queued < sending < sent < an outcome, every outcome final, with a
+// scheduled send waiting before it and a cancelled one among the outcomes.
 
 describe("message statuses", () => {
   it("lists the lifecycle in order, the outcomes last", () => {
     expect(MESSAGE_STATUSES).toEqual([
+      "scheduled",
       "queued",
       "sending",
       "sent",
@@ -26,10 +30,14 @@ describe("message statuses", () => {
       "failed",
       "expired",
       "rejected",
+      "cancelled",
     ]);
-    expect(PENDING_STATUSES).toEqual(["queued", "sending", "sent"]);
-    expect(FINAL_STATUSES).toEqual(["delivered", "undelivered", "failed", "expired", "rejected"]);
-    expect(FAILED_STATUSES).toEqual(["undelivered", "failed", "expired", "rejected"]);
+    expect(PENDING_STATUSES).toEqual(["scheduled", "queued", "sending", "sent"]);
+    expect(FINAL_STATUSES).toEqual(["delivered", "undelivered", "failed", "expired", "rejected", "cancelled"]);
+    expect(FAILED_STATUSES).toEqual(["undelivered", "failed", "expired", "rejected", "cancelled"]);
+    // The worker's queue leaves a scheduled message out until its time; a cancel takes the waiting ones.
+    expect(QUEUED_STATUSES).toEqual(["queued", "sending"]);
+    expect(WAITING_STATUSES).toEqual(["scheduled", "queued"]);
     // The listing filters by the same list, not a copy of it.
     expect(LISTING_STATUSES).toBe(MESSAGE_STATUSES);
   });
@@ -50,6 +58,7 @@ describe("message statuses", () => {
   it("moves a message forward only", () => {
     expect(statusRank("")).toBe(0);
     expect(statusRank("received")).toBe(0);
+    expect(statusRank("scheduled")).toBeLessThan(statusRank("queued"));
     expect(statusRank("queued")).toBeLessThan(statusRank("sending"));
     expect(statusRank("sending")).toBeLessThan(statusRank("sent"));
     expect(new Set(FINAL_STATUSES.map(statusRank)).size).toBe(1);
@@ -61,5 +70,7 @@ describe("message statuses", () => {
     expect(movesForward("delivered", "failed")).toBe(false);
     expect(movesForward("sent", "sent")).toBe(false);
     expect(movesForward("", "queued")).toBe(true);
+    expect(movesForward("scheduled", "queued")).toBe(true);
+    expect(movesForward("cancelled", "queued")).toBe(false);
   });
 });

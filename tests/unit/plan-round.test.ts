@@ -46,6 +46,7 @@ function message(from: string, options: Partial<QueuedMessage> = {}): QueuedMess
     eligibleAt: null,
     createdAt: T0 - 60_000 + ids,
     referenceId: null,
+    validUntil: null,
     ...options,
   };
 }
@@ -129,6 +130,15 @@ describe("a round's plan", () => {
       { before: null, after: T0 + 1000 },
       { before: T0 + 40, after: T0 + 1100 },
     ]);
+  });
+
+  it("passes over a message whose validity ran out before it began, and carries the validity of the one it sends", () => {
+    const stale = message("a", { validUntil: T0 - 1 });
+    const fresh = message("a", { validUntil: T0 + 60_000 });
+    const begun = message("b", { validUntil: T0 - 1, partsSubmitted: 1, numSegments: 2, inProgress: true });
+    const p = plan({ ready: [held("a"), held("b")], queues: { a: [stale, fresh], b: [begun] } });
+    expect(summary(p)).toEqual([`a:${fresh.messageId}@0`, `b:${begun.messageId}@100`]);
+    expect(p.allocations[0]!.part.validUntil).toBe(T0 + 60_000);
   });
 
   it("leaves out the parts the account limit pushes past the horizon; nothing is changed for them", () => {

@@ -141,6 +141,12 @@ describe("send", () => {
     });
   });
 
+  it("passes the send's validity on as the message's ttl, in seconds", async () => {
+    handler = acceptMessage;
+    expect((await provider().send({ ...message, validUntil: Date.now() + 299_500 })).ok).toBe(true);
+    expect(JSON.parse(seen[0]!.body)).toMatchObject({ channel: "sms", ttl: 300 });
+  });
+
   it("uses HTTP Basic with the API key and secret when there is no application", async () => {
     handler = acceptMessage;
     expect((await provider({ withApplication: false }).send(message)).ok).toBe(true);

@@ -69,8 +69,14 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
     appliesTo: "every operation with an accountId",
     when: "The `accountId` of the body, query or path is not the account of the credentials.",
   },
+  MessageNotCancellable: {
+    appliesTo: "POST /messages/{messageId}/cancel",
+    when:
+      "The message is no longer waiting: it has left (sending, sent, or an outcome) or was already refused, expired or cancelled. " +
+      "`data.error_message` says its status. Nothing changed.",
+  },
   MessageNotFound: {
-    appliesTo: "GET /sdrs",
+    appliesTo: "GET /sdrs, POST /messages/{messageId}/cancel",
     when:
       "No message with this messageId in this account: it does not exist or belongs to another account (the two are not told apart). " +
       "`data.results` carries the SDR error shape `{error, errorCode, errorMessage, errorUrl}`.",

@@ -10,6 +10,7 @@ import {
   sendDataSchema,
 } from "../../messaging/message-serializers";
 import type { ErrorResponses } from "./errors";
+import { previewDataSchema } from "../../messaging/preview-send";
 import { documented, envelopeOf, queryAnswer, requestIdHeader, withData } from "./shared";
 
 // POST and GET /v3/messages (PUT and DELETE refused) in the OpenAPI document: the result schemas are the
@@ -32,10 +33,16 @@ or password in the URL: InvalidRequest naming the entry, \`'media[1]'\`); \`refe
 **Check order.** Credentials (401) → JSON present (MissingJSON) → JSON parses (InvalidJSON) → body is an object (InvalidRequest) →
 accountId (MissingAccountId) → from (MissingFrom) → to/toArray (MissingTo; both given: InvalidRequest) → body/media (MissingBody) →
 field types and limits (InvalidRequest) → accountId is the credentials' account (403 Forbidden) → from valid (InvalidNumber) →
-from owned (200, entries rejected with reason FromNotOwned). A destination that is invalid, repeated or opted out rejects only its entry.
+sendAt in range (InvalidRequest naming sendAt) → from owned (200, entries rejected with reason FromNotOwned). A destination that is invalid, repeated or opted out rejects only its entry.
 
 **Segments.** \`numSegments\` counts the text as sent (GSM 7-bit, Latin-1 or UCS-2, whichever needs fewest segments: 160/140/70 characters
 for one segment, 153/134/67 a part when concatenated). An MMS counts 1.
+
+**Later, for a while, in fewer segments.** \`sendAt\` (ISO 8601 with offset, 60 s to 35 days ahead) schedules the send: the answer is the
+usual one, the messages are listed \`scheduled\` until then (cancel them with POST /messages/{messageId}/cancel), then join the paced queue.
+\`validitySeconds\` (30 to 129600) ends a message still waiting when it runs out as \`expired\`, never sent late. \`smartEncoding\` (default:
+the account's setting) replaces look-alike characters (curly quotes, long dashes…) with GSM-7 ones: \`body\` and \`numSegments\` show the result.
+POST /messages/preview answers all of it without sending.
 
 **Idempotency.** With an \`Idempotency-Key\` header the same key and the same body within 24 hours return the first response again and send
 nothing; the same key with another body is 409 IdempotencyConflict.`;
@@ -253,6 +260,115 @@ export function registerMessages(registry: OpenAPIRegistry, errorResponses: Erro
         "QueryTimeout",
         "SystemFailure",
       ]),
+    },
+  });
+
+  registry.registerPath({
+    method: "post",
+    path: "/messages/preview",
+    operationId: "previewMessages",
+    tags: ["Messages"],
+    summary: "What a send would do, without sending",
+    description:
+      "Takes the body of POST /messages and answers, without sending or storing anything: `body` as it would leave (smart encoding, the opt-out footer when due), its `encoding` and `numSegments`, the `culprits` (characters that keep it out of GSM-7), the look-alikes smart encoding `replaced`, and for each destination whether it would be `allowed` or refused and the `reason` (FromNotOwned, InvalidDestination, DuplicateDestination, OptedOut). The same checks and errors as a send.",
+    request: {
+      body: {
+        required: true,
+        content: { "application/json": { schema: registry.register("PreviewRequest", sendRequestSchema.clone()) } },
+      },
+    },
+    responses: {
+      200: {
+        description: "Query Completed Successfully",
+        headers: requestIdHeader,
+        content: {
+          "application/json": {
+            schema: registry.register(
+              "PreviewResponse",
+              z.object({ ...envelopeOf("QueryCompletedSuccessfully"), data: previewDataSchema }),
+            ),
+            example: {
+              status: "QueryCompletedSuccessfully",
+              statusCode: 200,
+              statusMessage: "Query Completed Successfully",
+              statusUri: "",
+              data: {
+                accountId: EXAMPLE_ACCOUNT,
+                messageType: "sms",
+                body: "Don't forget: your table is booked for 8 pm.",
+                encoding: "GSM7",
+                numSegments: 1,
+                culprits: [],
+                replaced: ["\u2019"],
+                footer: false,
+                sendAt: null,
+                destinations: [
+                  { to: "+12125550123", allowed: true, reason: "", footer: false },
+                  { to: "+12125550199", allowed: false, reason: "OptedOut", footer: false },
+                ],
+                apiVersion: "v3",
+              },
+            },
+          },
+        },
+      },
+      ...errorResponses("POST", [
+        "MissingJSON",
+        "InvalidJSON",
+        "InvalidRequest",
+        "MissingAccountId",
+        "MissingFrom",
+        "MissingTo",
+        "MissingBody",
+        "InvalidNumber",
+        "Unauthorized",
+        "Forbidden",
+      ]),
+    },
+  });
+
+  registry.registerPath({
+    method: "post",
+    path: "/messages/{messageId}/cancel",
+    operationId: "cancelMessage",
+    tags: ["Messages"],
+    summary: "Cancel a message that has not left",
+    description:
+      "No body. Cancels a message of the API key's account that is still waiting: `scheduled`, or `queued` with no part handed to the carrier. It becomes `cancelled`, with a `cancelled` SDR and delivery-status webhook event for each segment. Another account's message answers 404 MessageNotFound; one that has left (or ended) 409 MessageNotCancellable, changing nothing.",
+    request: {
+      params: z.object({
+        messageId: z.string().openapi({ description: "The message's id (UUID).", example: EXAMPLE_MESSAGE }),
+      }),
+    },
+    responses: {
+      200: {
+        description: "Update Successful",
+        headers: requestIdHeader,
+        content: {
+          "application/json": {
+            schema: registry.register(
+              "CancelResponse",
+              z.object({
+                ...envelopeOf("UpdateSuccessful"),
+                data: z.object({
+                  accountId: z.string(),
+                  messageId: z.string(),
+                  status: z.literal("cancelled"),
+                  apiVersion: z.literal("v3"),
+                }),
+              }),
+            ),
+            example: {
+              status: "UpdateSuccessful",
+              statusCode: 200,
+              statusMessage: "Update Successful",
+              statusUri: "",
+              data: { accountId: EXAMPLE_ACCOUNT, messageId: EXAMPLE_MESSAGE, status: "cancelled", apiVersion: "v3" },
+            },
+          },
+        },
+      },
+      ...errorResponses("POST", ["Unauthorized", "MessageNotFound", "MessageNotCancellable"]),
     },
   });
 

@@ -174,6 +174,8 @@ export const bandwidthProvider = (context: ProviderContext): Provider => {
       };
       if (message.text) body.text = message.text;
       if (message.media.length > 0) body.media = message.media;
+      // Bandwidth's expiration: the RFC 3339 time the message expires by.
+      if (message.validUntil) body.expiration = new Date(message.validUntil).toISOString();
       const answer = await call("POST", "/messages", body);
       return sendOutcome(answer, (json) => (json as { id?: string } | null)?.id, reason);
     },

@@ -59,6 +59,7 @@ export class HttpCarrier implements Carrier {
       text: part.messageText ?? part.text,
       media: part.media,
       statusUrl: this.options.statusUrl(),
+      validUntil: part.validUntil ?? null,
     });
     departure?.left();
     if (answer.ok) {

@@ -16,6 +16,13 @@ export interface ProviderMessage {
   media: string[];
   /** Where the provider posts this message's status callbacks (the connection's statusUrl). */
   statusUrl: string;
+  /** Until when (ms since the epoch) the message may be delivered (the send's validitySeconds), if it has one. */
+  validUntil?: number | null;
+}
+
+/** Whole seconds from now until `validUntil` (at least 1), for providers that take a validity in seconds. */
+export function secondsLeft(validUntil: number, now = Date.now()): number {
+  return Math.max(1, Math.ceil((validUntil - now) / 1000));
 }
 
 export type ProviderSend =

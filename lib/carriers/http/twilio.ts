@@ -10,6 +10,7 @@ import type {
   StatusUpdate,
   Verification,
 } from "./provider";
+import { secondsLeft } from "./provider";
 
 // Twilio's Programmable Messaging over its REST API (2010-04-01), with plain fetch: form-encoded requests with HTTP
 // Basic auth (Account SID and auth token). Callbacks are checked by X-Twilio-Signature: base64 HMAC-SHA1, keyed by
@@ -95,6 +96,8 @@ export const twilioProvider = (context: ProviderContext): Provider => {
       if (message.text) form.set("Body", message.text);
       for (const url of message.media) form.append("MediaUrl", url);
       form.set("StatusCallback", message.statusUrl);
+      // Twilio's ValidityPeriod: whole seconds, 1 to 36,000 (10 hours); a longer validity is Twilio's maximum.
+      if (message.validUntil) form.set("ValidityPeriod", String(Math.min(36_000, secondsLeft(message.validUntil))));
       const answer = await call("POST", "/Messages.json", form);
       return sendOutcome(answer, (json) => (json as { sid?: string } | null)?.sid, reason);
     },

@@ -11,6 +11,7 @@ import type {
   StatusUpdate,
   Verification,
 } from "./provider";
+import { secondsLeft } from "./provider";
 
 // Vonage's Messages API (v1) for SMS and MMS with plain fetch, and its Account and Numbers APIs (rest.nexmo.com,
 // form-encoded) for the balance and the numbers. A message request is signed with a JWT from the application's
@@ -166,6 +167,8 @@ export const vonageProvider = (context: ProviderContext): Provider => {
         client_ref: message.messageId,
         webhook_url: message.statusUrl,
       };
+      // The Messages API's ttl: how long, in seconds, delivery is attempted.
+      if (message.validUntil) body.ttl = secondsLeft(message.validUntil);
       if (message.media.length > 0) {
         // One image per MMS: the first medium, with the text as its caption; the others are not sent.
         Object.assign(body, { channel: "mms", message_type: "image", image: { url: message.media[0] } });

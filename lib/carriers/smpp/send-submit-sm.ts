@@ -57,6 +57,7 @@ export function sendSubmitSm(
           data_coding: encoded.dataCoding,
           short_message: encoded.shortMessage,
           ...(encoded.messagePayload ? { message_payload: encoded.messagePayload } : {}),
+          ...(part.validUntil ? { validity_period: relativeValidity(part.validUntil - Date.now()) } : {}),
         },
         (resp) => settle(submitResultOf(resp, part, encoded, log)),
         // Once the socket has handed the PDU to the kernel (at once, unless earlier writes are still queued).
@@ -86,4 +87,20 @@ function submitResultOf(resp: smpp.PDU, part: OutboundPart, encoded: EncodedPart
     "smpp: submit_sm refused",
   );
   return { ok: false, temporary, code: statusCode(status), detail };
+}
+
+/**
+ * SMPP's relative validity_period ("YYMMDDhhmmss000R", SMPP 3.4 §7.1.1) for the time left: the SMSC stops trying
+ * to deliver once it has passed, whatever its own clock says. At least one second.
+ */
+export function relativeValidity(ms: number): string {
+  let seconds = Math.max(1, Math.ceil(ms / 1000));
+  const days = Math.floor(seconds / 86_400);
+  seconds -= days * 86_400;
+  const hours = Math.floor(seconds / 3600);
+  seconds -= hours * 3600;
+  const minutes = Math.floor(seconds / 60);
+  seconds -= minutes * 60;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `0000${two(days)}${two(hours)}${two(minutes)}${two(seconds)}000R`;
 }

@@ -3,6 +3,7 @@ import { readJson } from "@/lib/api/read-json";
 import { parseInput } from "@/lib/api/parse-input";
 import { getAccountSettings, updateAccountSettings } from "@/lib/accounts/account-settings";
 import { accountSettingsInput } from "@/lib/accounts/settings-schema";
+import { forgetSendDefaults } from "@/lib/messaging/send-message";
 
 export const dynamic = "force-dynamic";
 
@@ -10,8 +11,12 @@ export const dynamic = "force-dynamic";
 export const GET = withAdmin(async ({ accountId }) => adminResult({ account: await getAccountSettings(accountId) }));
 
 // PUT /api/admin/accounts/{accountId}: any of name, timeZone, rateLimitPerSecond, bulkWindowStart, bulkWindowEnd,
-// bulkShare, requireTwoFactor, conversationVisibility, autoAssign, agentOpenLimit; the fields left out keep theirs.
+// bulkShare, requireTwoFactor, conversationVisibility, autoAssign, agentOpenLimit, smartEncoding; the fields left
+// out keep theirs.
 export const PUT = withAdmin(async ({ req, accountId, actor, ip }) => {
   const changes = parseInput(accountSettingsInput, await readJson(req));
-  return adminResult({ account: await updateAccountSettings({ accountId, changes, by: { actor, ip } }) }, true);
+  const account = await updateAccountSettings({ accountId, changes, by: { actor, ip } });
+  // This process's sends use the new default at once (others within API_KEY_CACHE_SECONDS).
+  forgetSendDefaults(accountId);
+  return adminResult({ account }, true);
 });

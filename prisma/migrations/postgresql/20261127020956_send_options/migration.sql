@@ -1,0 +1,12 @@
+-- AlterTable
+ALTER TABLE "Account" ADD COLUMN     "smartEncoding" BOOLEAN NOT NULL DEFAULT false;
+
+-- AlterTable
+ALTER TABLE "Message" ADD COLUMN     "sendAt" TIMESTAMP(3),
+ADD COLUMN     "validUntil" TIMESTAMP(3);
+
+
+-- The worker's looks for scheduled sends that are due and for waiting sends whose validity ran out: partial indexes
+-- that hold only the messages still waiting (lib/delivery/due-messages.ts spells the same predicates).
+CREATE INDEX "Message_scheduled_idx" ON "Message"("sendAt") WHERE "status" = 'scheduled';
+CREATE INDEX "Message_validity_idx" ON "Message"("validUntil") WHERE "status" IN ('scheduled', 'queued') AND "validUntil" IS NOT NULL;
