@@ -58,6 +58,7 @@ function Attempts({ event }: { event: WebhookEventResult }) {
           <thead className="hidden text-slate-500 sm:table-header-group">
             <tr>
               <th className="py-1 pr-3 font-medium">When</th>
+              <th className="py-1 pr-3 font-medium">URL</th>
               <th className="py-1 pr-3 font-medium">Status</th>
               <th className="py-1 pr-3 font-medium">Latency</th>
               <th className="py-1 pr-3 font-medium">Error</th>
@@ -71,6 +72,9 @@ function Attempts({ event }: { event: WebhookEventResult }) {
               >
                 <td className="whitespace-nowrap sm:py-1 sm:pr-3">
                   <LocalTime iso={a.at} />
+                </td>
+                <td className="max-w-[16rem] truncate font-mono sm:py-1 sm:pr-3" title={a.url}>
+                  {a.url}
                 </td>
                 <td className="whitespace-nowrap sm:py-1 sm:pr-3">
                   <Badge tone={a.error ? "red" : "green"}>{a.httpStatus ?? "no answer"}</Badge>

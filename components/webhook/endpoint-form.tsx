@@ -15,6 +15,7 @@ import { webhookSettingsInput } from "@/lib/webhooks/webhook-schemas";
 /** The URL and the one header; the header's value is write-only (the page shows only that one is set). */
 export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSettings; allowPrivate: boolean }) {
   const [url, setUrl] = useState(settings.url ?? "");
+  const [failoverUrl, setFailoverUrl] = useState(settings.failoverUrl ?? "");
   const [headerName, setHeaderName] = useState(settings.headerName ?? "");
   const [headerValue, setHeaderValue] = useState("");
   const { errors, setErrors, refused } = useFieldErrors();
@@ -31,6 +32,7 @@ export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSett
     onSuccess: ({ webhook }) => {
       setHeaderValue("");
       setUrl(webhook.url ?? "");
+      setFailoverUrl(webhook.failoverUrl ?? "");
       setHeaderName(webhook.headerName ?? "");
       setSaved(settings.url ? "Saved. The next events go to this URL." : "Saved. Events are written from now on.");
     },
@@ -41,6 +43,7 @@ export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSett
     onSuccess: () => {
       setConfirmRemove(false);
       setUrl("");
+      setFailoverUrl("");
       setHeaderName("");
       setHeaderValue("");
       setSaved("The webhook is removed: no events are written for this account now.");
@@ -56,6 +59,7 @@ export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSett
     setSaved(null);
     const body = {
       url,
+      failoverUrl: failoverUrl.trim() || null,
       headerName: headerName.trim() || null,
       ...(headerValue.trim() ? { headerValue } : {}),
     };
@@ -88,6 +92,18 @@ export function EndpointForm({ settings, allowPrivate }: { settings: WebhookSett
               ? "http or https. Private and loopback addresses are allowed on this server (WEBHOOK_ALLOW_PRIVATE)."
               : "http or https, a public address: private, loopback and link-local addresses are refused."
           }
+        />
+        <TextField
+          label="Failover URL"
+          name="failoverUrl"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          placeholder="https://backup.example.com/parley"
+          value={failoverUrl}
+          onChange={(e) => setFailoverUrl(e.target.value)}
+          error={errors.failoverUrl}
+          hint="Optional. When an attempt at the URL fails, the event goes here at once, signed the same way with the same header."
         />
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField

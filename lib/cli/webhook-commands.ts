@@ -48,6 +48,7 @@ function describe(settings: Awaited<ReturnType<typeof withSecrets>>): string {
     return `Account ${settings.accountId} has no webhook. Set one: parley webhook set --account ${settings.accountId} --url <url>`;
   const lines = [
     `URL:     ${settings.url}`,
+    ...(settings.failoverUrl ? [`Failover: ${settings.failoverUrl}`] : []),
     `Header:  ${settings.headerName ? `${settings.headerName}: ${settings.headerValueHint}` : "(none)"}`,
     ...settings.secrets.map(
       (s, i) =>
@@ -60,17 +61,23 @@ function describe(settings: Awaited<ReturnType<typeof withSecrets>>): string {
 export const webhookCommands: Command[] = [
   {
     name: "webhook set",
-    synopsis: '--account <id> --url <url> [--header "Name: value"]',
+    synopsis: '--account <id> --url <url> [--failover-url <url>] [--header "Name: value"]',
     summary:
-      "Set where the account's events are posted, and the one header sent with them (without --header: none). The first setting creates the signing secret. Loopback and private addresses need WEBHOOK_ALLOW_PRIVATE=true.",
-    options: { ...accountOption, url: { type: "string" }, header: { type: "string" } },
+      "Set where the account's events are posted, a failover URL tried at once when an attempt there fails (without --failover-url: none), and the one header sent with them (without --header: none). The first setting creates the signing secret. Loopback and private addresses need WEBHOOK_ALLOW_PRIVATE=true.",
+    options: {
+      ...accountOption,
+      url: { type: "string" },
+      "failover-url": { type: "string" },
+      header: { type: "string" },
+    },
     prepare({ values }) {
       const accountId = requiredString(values, "account", "<id>");
       const url = requiredString(values, "url", "<url>");
+      const failoverUrl = optionalString(values, "failover-url") ?? null;
       const header = headerOption(optionalString(values, "header"));
       return async () => {
         const settings = await asAdmin(async () =>
-          withSecrets(await setWebhookSettings(accountId, { url, ...header })),
+          withSecrets(await setWebhookSettings(accountId, { url, failoverUrl, ...header })),
         );
         return {
           json: { webhook: settings },

@@ -29,6 +29,8 @@ async function requireAccount(accountId: string): Promise<void> {
 export interface WebhookSettings {
   accountId: string;
   url: string | null;
+  /** Where an event goes at once when an attempt at `url` fails; null: nowhere else. */
+  failoverUrl: string | null;
   headerName: string | null;
   /** The header value is a credential of the customer's receiver: shown masked beyond its last four characters. */
   headerValueHint: string | null;
@@ -137,6 +139,7 @@ export async function getWebhookSettings(accountId: string): Promise<WebhookSett
   return {
     accountId,
     url: endpoint?.url ?? null,
+    failoverUrl: endpoint?.failoverUrl ?? null,
     headerName: endpoint?.headerName ?? null,
     headerValueHint: hint(endpoint?.headerValue ?? null),
     secrets: secrets.map((s) => {
@@ -158,21 +161,10 @@ export async function setWebhookSettings(accountId: string, settings: WebhookSet
   const input = parseInput(webhookSettingsInput, settings);
   await requireAccount(accountId);
   const url = input.url;
-  try {
-    await checkWebhookUrl(url, env().WEBHOOK_ALLOW_PRIVATE);
-  } catch (error) {
-    if (error instanceof WebhookUrlError) {
-      // The guard's refusal says which address; say too why, and what an operator can do about it.
-      const refused = error.message.includes("is refused");
-      throw invalid(
-        refused && !env().WEBHOOK_ALLOW_PRIVATE
-          ? `${error.message}. Parley only calls public internet addresses; a receiver on a private network or this machine needs the server to run with WEBHOOK_ALLOW_PRIVATE=true (for development)`
-          : error.message,
-        "url",
-      );
-    }
-    throw error;
-  }
+  const failoverUrl = input.failoverUrl?.trim() || null;
+  if (failoverUrl === url) throw invalid("the failover URL must differ from the webhook URL", "failoverUrl");
+  await guardUrl(url, "url");
+  if (failoverUrl) await guardUrl(failoverUrl, "failoverUrl");
   const headerName = input.headerName?.trim() || null;
   let headerValue = headerName ? (input.headerValue ?? "").trim() : null;
   if (headerName && !headerValue) {
@@ -189,8 +181,8 @@ export async function setWebhookSettings(accountId: string, settings: WebhookSet
   await db().$transaction(async (tx) => {
     await tx.webhookEndpoint.upsert({
       where: { accountId },
-      create: { accountId, url, headerName, headerValue },
-      update: { url, headerName, headerValue },
+      create: { accountId, url, failoverUrl, headerName, headerValue },
+      update: { url, failoverUrl, headerName, headerValue },
     });
     const current = await tx.webhookSecret.findFirst({ where: { accountId, expiresAt: null }, select: { id: true } });
     if (!current) {
@@ -198,6 +190,25 @@ export async function setWebhookSettings(accountId: string, settings: WebhookSet
     }
   });
   return getWebhookSettings(accountId);
+}
+
+/** The delivery guard's check of a URL now (it runs again at every delivery), refused in words naming the field. */
+async function guardUrl(url: string, field: "url" | "failoverUrl"): Promise<void> {
+  try {
+    await checkWebhookUrl(url, env().WEBHOOK_ALLOW_PRIVATE);
+  } catch (error) {
+    if (error instanceof WebhookUrlError) {
+      // The guard's refusal says which address; say too why, and what an operator can do about it.
+      const refused = error.message.includes("is refused");
+      throw invalid(
+        refused && !env().WEBHOOK_ALLOW_PRIVATE
+          ? `${error.message}. Parley only calls public internet addresses; a receiver on a private network or this machine needs the server to run with WEBHOOK_ALLOW_PRIVATE=true (for development)`
+          : error.message,
+        field,
+      );
+    }
+    throw error;
+  }
 }
 
 /**

@@ -11,19 +11,20 @@ export interface PostSettings {
   allowPrivate: boolean;
 }
 
-/** Posts `event` to `target` (signed as of `at`); its answer, or why there was none. */
+/** Posts `event` to `url` of `target` (signed as of `at`); its answer, or why there was none. */
 export async function postClaimedEvent(
   event: ClaimedEvent,
   target: WebhookTarget | null,
   at: Date,
   settings: PostSettings,
+  url = target?.url ?? "",
 ): Promise<WebhookResponse> {
   if (!target) return notPosted("the account has no webhook URL configured");
   // An unsigned event would be refused by a receiver that checks, or worse, taken by one that does not: it waits,
   // and is tried again, until the key is back (PARLEY_SECRET_KEY_PREVIOUS, docs/SECURITY.md).
   if (target.unsigned) return notPosted("no signing secret can be opened with PARLEY_SECRET_KEY");
   return postWebhook({
-    url: target.url,
+    url,
     body: event.payload,
     timeoutMs: settings.timeoutMs,
     allowPrivate: settings.allowPrivate,

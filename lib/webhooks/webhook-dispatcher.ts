@@ -4,6 +4,7 @@ import { logger } from "../log";
 import { onEventsWritten } from "./enqueue-events";
 import { postClaimedEvent } from "./post-claimed-event";
 import { WebhookOutcomeRecorder } from "./record-webhook-outcomes";
+import type { Attempt } from "./webhook-outcome-steps";
 import { anyDueEvent, leaseDueEvents, type ClaimedEvent } from "./webhook-queries";
 import { WebhookTargets } from "./webhook-targets";
 
@@ -141,15 +142,23 @@ export class WebhookDispatcher {
 
   private async deliver(event: ClaimedEvent): Promise<void> {
     const target = await this.targets.of(event.accountId);
-    const at = new Date();
-    const response = await postClaimedEvent(event, target, at, {
-      timeoutMs: this.timeoutMs,
-      allowPrivate: this.allowPrivate,
-    });
+    const settings = { timeoutMs: this.timeoutMs, allowPrivate: this.allowPrivate };
+    let at = new Date();
+    let url = target?.url ?? "";
+    let response = await postClaimedEvent(event, target, at, settings);
+    // Not accepted at the URL, with a failover URL: tried there at once. Both attempts are logged, each against its
+    // URL; the failover's answer decides what follows (delivered, or retried later at the URL first again).
+    const earlier: Attempt[] = [];
+    if (response.error !== null && target?.failoverUrl && !target.unsigned) {
+      earlier.push({ url, at, response });
+      url = target.failoverUrl;
+      at = new Date();
+      response = await postClaimedEvent(event, target, at, settings, url);
+    }
     // The slot is free once the POST is over; the outcome is written with others in the next batch (the event
     // stays leased to this dispatcher until then, so nobody claims it twice).
     const recorded: Promise<void> = this.recorder
-      .record({ event, url: target?.url ?? "", at, response })
+      .record({ event, url, at, response, earlier })
       .catch((error) => this.log.error({ err: error, eventId: event.id }, "webhook attempt could not be recorded"))
       .finally(() => this.unrecorded.delete(recorded));
     this.unrecorded.add(recorded);

@@ -13,11 +13,18 @@ import {
 // delivered; the others scheduled again or, past the retry window, failed for good; and for message-status events
 // the message's status_sent or status_failed SDR.
 
-export interface AttemptOutcome {
-  event: ClaimedEvent;
+/** One request to one URL. */
+export interface Attempt {
   url: string;
   at: Date;
   response: WebhookResponse;
+}
+
+/** The last attempt at an event, which decides what follows, and the ones just before it (at the URL, when the
+ * last went to the failover URL): logged only. */
+export interface AttemptOutcome extends Attempt {
+  event: ClaimedEvent;
+  earlier?: Attempt[];
 }
 
 export interface RetryPolicy {
@@ -37,15 +44,17 @@ export function nextDelay(retryDelaysMs: number[], attempts: number): number {
 
 export function* outcomeSteps(batch: AttemptOutcome[], now: Date, policy: RetryPolicy): Steps<void> {
   yield* insertWebhookAttemptsSteps(
-    batch.map(({ event, url, at, response }) => [
-      event.id,
-      event.accountId,
-      at,
-      url,
-      response.httpStatus,
-      response.latencyMs,
-      response.error,
-    ]),
+    batch.flatMap(({ event, earlier = [], ...last }) =>
+      [...earlier, last].map(({ url, at, response }) => [
+        event.id,
+        event.accountId,
+        at,
+        url,
+        response.httpStatus,
+        response.latencyMs,
+        response.error,
+      ]),
+    ),
   );
   const sdrs: SdrRow[] = [];
   const accepted = batch.filter((b) => b.response.error === null);

@@ -58,6 +58,16 @@ export const webhookSettingsInput = z
         const problem = webhookUrlProblem(value);
         if (problem) ctx.addIssue({ code: "custom", message: problem });
       }),
+    // Tried at once when an attempt at `url` fails; empty or null: none.
+    failoverUrl: z
+      .string()
+      .trim()
+      .nullish()
+      .superRefine((value, ctx) => {
+        if (!value) return;
+        const problem = webhookUrlProblem(value);
+        if (problem) ctx.addIssue({ code: "custom", message: problem.replace("the webhook URL", "the failover URL") });
+      }),
     headerName: z
       .string()
       .trim()

@@ -6,6 +6,8 @@ import { readSigningSecrets } from "./manage-webhook";
 
 export interface WebhookTarget {
   url: string;
+  /** Tried at once when an attempt at `url` fails. */
+  failoverUrl: string | null;
   headerName: string | null;
   headerValue: string | null;
   secrets: string[];
@@ -28,6 +30,7 @@ export class WebhookTargets {
       endpoint && signing
         ? {
             url: endpoint.url,
+            failoverUrl: endpoint.failoverUrl,
             headerName: endpoint.headerName,
             headerValue: endpoint.headerValue,
             secrets: signing.secrets.map((s) => s.secret),

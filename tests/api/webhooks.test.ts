@@ -505,3 +505,47 @@ describe("secret rotation", () => {
     expect(verify(request, old)).toEqual(request.json);
   });
 });
+
+describe("failover", () => {
+  it("an event the URL does not accept goes to the failover URL at once; both attempts are logged with their URL", async () => {
+    const backup = await startWebhookReceiver();
+    try {
+      const set = await call(server, "PUT", `/api/admin/accounts/${account.accountId}/webhook`, {
+        headers: account.headers,
+        body: { url: receiver.url, failoverUrl: backup.url, headerName: HEADER.name, headerValue: HEADER.value },
+      });
+      expect(set.status, set.text).toBe(200);
+      expect(set.json.data.webhook).toMatchObject({ url: receiver.url, failoverUrl: backup.url });
+      const same = await call(server, "PUT", `/api/admin/accounts/${account.accountId}/webhook`, {
+        headers: account.headers,
+        body: { url: receiver.url, failoverUrl: receiver.url },
+      });
+      expect(same.status).toBe(400);
+      expect(same.json.data).toMatchObject({ field: "failoverUrl" });
+      // The dispatcher reads the settings again within a few seconds.
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+
+      const to = destination();
+      behaviour.set(to, () => ({ status: 503 }));
+      const messageId = await send(to);
+      const delivered = await backup.waitFor(forMessage(messageId));
+      expect(verify(delivered)).toEqual(delivered.json);
+      expect(delivered.headers[HEADER.name.toLowerCase()]).toBe(HEADER.value);
+      await waitForSdrs(server, account, messageId, has("status_sent"));
+      const eventId = delivered.headers["webhook-id"] as string;
+      const log = await attempts(`eventId=${eventId}`);
+      // Newest first: the failover's 200 right after the URL's 503, and no retry later.
+      expect(log.map((a) => [a.url, a.httpStatus])).toEqual([
+        [backup.url, 200],
+        [receiver.url, 503],
+      ]);
+      expect(receiver.requests.filter(forMessage(messageId))).toHaveLength(1);
+    } finally {
+      await call(server, "PUT", `/api/admin/accounts/${account.accountId}/webhook`, {
+        headers: account.headers,
+        body: { url: receiver.url, headerName: HEADER.name, headerValue: HEADER.value },
+      });
+      await backup.close();
+    }
+  });
+});

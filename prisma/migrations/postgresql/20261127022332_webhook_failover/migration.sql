@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "WebhookEndpoint" ADD COLUMN     "failoverUrl" TEXT;
+
