@@ -19,6 +19,7 @@ import {
 import { applyChange } from "./apply-change";
 import { ComposerModeToggle, NoteComposer, type ComposerMode } from "./note-composer";
 import { alphabetName, countForComposer, lookAlikeFix } from "./segment-counter";
+import { readableChar } from "@/lib/segments/smart-encoding";
 
 export function newClientId(): string {
   const bytes = new Uint8Array(12);
@@ -221,15 +222,15 @@ export function Composer({
           </p>
           {fix && !mms && (
             <p data-testid="look-alike-fix" aria-live="polite" className="text-amber-800">
-              · {fix.replaced.join(" ")} {fix.replaced.length === 1 ? "costs" : "cost"} {counter.numSegments}{" "}
-              {counter.numSegments === 1 ? "segment" : "segments"} instead of {fix.numSegments}{" "}
+              · {fix.replaced.map(readableChar).join(", ")} {fix.replaced.length === 1 ? "costs" : "cost"}{" "}
+              {counter.numSegments} {counter.numSegments === 1 ? "segment" : "segments"} instead of {fix.numSegments}{" "}
               <Button
                 variant="ghost"
                 size="sm"
                 onClick={() => setBody(fix.text)}
                 title="Replace them with plain characters (smart encoding)"
               >
-                Fix {fix.replaced.join(" ")}
+                Fix
               </Button>
             </p>
           )}

@@ -108,6 +108,26 @@ export function culprits(text: string, encoding: Encoding): string[] {
   return found;
 }
 
+const INVISIBLE_NAMES: ReadonlyMap<string, string> = new Map([
+  ["\u00A0", "no-break space"],
+  ["\u202F", "narrow no-break space"],
+  ["\u00AD", "soft hyphen"],
+  ["\u200B", "zero-width space"],
+  ["\u200C", "zero-width non-joiner"],
+  ["\u200D", "zero-width joiner"],
+  ["\u2060", "word joiner"],
+  ["\uFEFF", "byte-order mark"],
+  ["\u2028", "line separator"],
+  ["\u2029", "paragraph separator"],
+]);
+
+/** A character as a person can read it in a sentence: itself, or the name of one that cannot be seen. */
+export function readableChar(ch: string): string {
+  const name = INVISIBLE_NAMES.get(ch);
+  if (name) return name;
+  return /\s/.test(ch) ? "special space" : ch;
+}
+
 /** Whether smart encoding would change the text. */
 export function hasLookAlikes(text: string): boolean {
   for (const ch of text) if (LOOK_ALIKES.has(ch)) return true;

@@ -200,6 +200,15 @@ describe("a Twilio connection", () => {
     expect((await listed(messageId))?.media).toEqual(urls);
   }, 90_000);
 
+  it("passes a send's validity on as ValidityPeriod, the seconds left", async () => {
+    const to = randomNumber();
+    await send({ to, body: "Your code is 220931", validitySeconds: 300 });
+    const sent = await sendOf(to);
+    const left = Number(sent.form.get("ValidityPeriod"));
+    expect(left).toBeGreaterThan(280);
+    expect(left).toBeLessThanOrEqual(300);
+  });
+
   it("sends a 3-segment text in one request, and holds the number for 3 s before its next message leaves", async () => {
     const long = "Your order is ready for pickup. ".repeat(14).trim(); // 433 GSM-7 characters: 3 segments
     const [to1, to2] = [randomNumber(), randomNumber()];

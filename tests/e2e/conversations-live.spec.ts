@@ -181,5 +181,14 @@ test("the composer counts segments exactly as the API does", async ({ browser })
     expect(shown, c.text).toBe(data.data.messageInfo[0]!.numSegments);
   }
   await page.screenshot({ path: "test-results/screens/conversation-composer-counter.png", fullPage: true });
+
+  // A curly quote pasted from a word processor makes the text UCS-2: the composer names it and fixes it in a click.
+  await box.fill("Don\u2019t forget your table at 8\u00a0pm \u2014 " + "c".repeat(60));
+  const fix = page.getByTestId("look-alike-fix");
+  await expect(fix).toContainText("\u2019, no-break space, \u2014 cost 2 segments instead of 1");
+  await fix.getByRole("button", { name: "Fix", exact: true }).click();
+  await expect(box).toHaveValue("Don't forget your table at 8 pm - " + "c".repeat(60));
+  await expect(page.getByTestId("segment-counter")).toContainText("1 segment · GSM-7");
+  await expect(fix).toHaveCount(0);
   await page.context().close();
 });

@@ -246,6 +246,31 @@ test("the dashboard shows today's counts, queues, webhook health and the carrier
   await expect(page.getByText("1–1 of 1 messages")).toBeVisible();
 });
 
+test("a message scheduled for later can be cancelled from its page; then there is nothing left to cancel", async () => {
+  const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+  const data = await api("/v3/messages", {
+    accountId: demo.accountId,
+    from: demo.numbers[1],
+    to: "14155550177",
+    body: "See you tomorrow at nine",
+    sendAt,
+  });
+  const id = (data.messageInfo as { messageId: string }[])[0]!.messageId;
+  await page.goto(`${server.baseUrl}/messages/${id}`);
+  await expect(page.getByText("A scheduled message: it joins the queue at its time.")).toBeVisible();
+  await expect(page.getByText("Scheduled for", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Cancel", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Cancel this message?" });
+  await expect(dialog).toContainText("It will not be sent at its scheduled time.");
+  await dialog.getByRole("button", { name: "Cancel message" }).click();
+  await expect(page.getByText("The message was cancelled before it was sent.")).toBeVisible();
+  await expect(page.getByText(/Cancelled by .+ in the portal\./)).toBeVisible();
+  await expect(page.getByRole("list", { name: "Timeline" }).getByText("cancelled", { exact: true })).toBeVisible();
+  await expect(page.getByText("Final status")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Cancel", exact: true })).toHaveCount(0);
+  await shot("message-cancelled");
+});
+
 test("a 390 px wide window shows the list, a message and the dashboard without sideways scrolling", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   const fits = async () =>

@@ -185,6 +185,15 @@ describe("submit_sm", () => {
     expect(submit!.decoded.message).toBe(text); // the smpp package's own GSM table reads it back
   });
 
+  it("a send's validity goes as the relative validity_period of the time left; none without one", async () => {
+    const carrier = await startCarrier();
+    await carrier.submit(outbound("Your code is 4821", { messageId: "msg_v", validUntil: Date.now() + 90_000 }));
+    await carrier.submit(outbound("No validity", { messageId: "msg_n" }));
+    expect(smsc.submits).toHaveLength(2);
+    expect(smsc.submits[0]!.validityPeriod).toMatch(/^00000000013[01]000R$/);
+    expect(smsc.submits[1]!.validityPeriod).toBe("");
+  });
+
   it("two-part UCS-2: esm_class 0x40, UDH 05 00 03 ref 2 seq, data_coding 8, parts reassemble to the text", async () => {
     const carrier = await startCarrier();
     const text = "Привет! Это длинное сообщение 😀, которое не помещается в один сегмент UCS-2 — проверка.";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { culprits, hasLookAlikes, smartEncode } from "../../lib/segments/smart-encoding";
+import { culprits, hasLookAlikes, readableChar, smartEncode } from "../../lib/segments/smart-encoding";
 import { countSegments } from "../../lib/segments/count-segments";
 import { isGsm7 } from "../../lib/segments/gsm7";
 import { parseIsoWithOffset } from "../../lib/messaging/send-schema";
@@ -24,6 +24,15 @@ describe("smart encoding", () => {
     expect(smartEncode("plain text")).toEqual({ text: "plain text", replaced: [] });
     expect(hasLookAlikes("plain text")).toBe(false);
     expect(hasLookAlikes("it\u2019s")).toBe(true);
+  });
+
+  it("names the characters nobody can see", () => {
+    expect(["\u2019", "\u00a0", "\u200b", "\u2003"].map(readableChar)).toEqual([
+      "\u2019",
+      "no-break space",
+      "zero-width space",
+      "special space",
+    ]);
   });
 
   it("names the characters that keep a text out of GSM-7, each once and whole", () => {

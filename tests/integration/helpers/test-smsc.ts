@@ -20,6 +20,8 @@ export interface ReceivedSubmit {
   decoded: { udh?: Buffer[]; message: string | Buffer };
   /** The message_payload TLV exactly as sent, if any. */
   messagePayload?: Buffer;
+  /** validity_period exactly as sent ("" when none). */
+  validityPeriod: string;
 }
 
 export interface ReceivedBind {
@@ -44,7 +46,7 @@ const HEADER_LENGTH = 16;
  * Reads the raw short_message and message_payload TLV of a submit_sm (SMPP 3.4 §4.4.1), independently of the code
  * under test.
  */
-function rawUserData(pdu: Buffer): { shortMessage: Buffer; messagePayload?: Buffer } {
+function rawUserData(pdu: Buffer): { shortMessage: Buffer; messagePayload?: Buffer; validityPeriod: string } {
   let offset = HEADER_LENGTH;
   const skipCString = (): void => {
     offset = pdu.indexOf(0, offset) + 1;
@@ -56,7 +58,9 @@ function rawUserData(pdu: Buffer): { shortMessage: Buffer; messagePayload?: Buff
   skipCString(); // destination_addr
   offset += 3; // esm_class, protocol_id, priority_flag
   skipCString(); // schedule_delivery_time
+  const validityStart = offset;
   skipCString(); // validity_period
+  const validityPeriod = pdu.subarray(validityStart, offset - 1).toString("latin1");
   offset += 4; // registered_delivery, replace_if_present_flag, data_coding, sm_default_msg_id
   const length = pdu[offset]!;
   const shortMessage = Buffer.from(pdu.subarray(offset + 1, offset + 1 + length));
@@ -66,7 +70,7 @@ function rawUserData(pdu: Buffer): { shortMessage: Buffer; messagePayload?: Buff
       messagePayload = Buffer.from(pdu.subarray(offset + 4, offset + 4 + pdu.readUInt16BE(offset + 2)));
     }
   }
-  return { shortMessage, messagePayload };
+  return { shortMessage, messagePayload, validityPeriod };
 }
 
 export class TestSmsc {
@@ -189,7 +193,7 @@ export class TestSmsc {
         esmClass: Number(pdu.esm_class),
         registeredDelivery: Number(pdu.registered_delivery),
         dataCoding: Number(pdu.data_coding),
-        ...(raw ? rawUserData(raw) : { shortMessage: Buffer.alloc(0) }),
+        ...(raw ? rawUserData(raw) : { shortMessage: Buffer.alloc(0), validityPeriod: "" }),
         decoded: pdu.short_message as ReceivedSubmit["decoded"],
       };
       const index = this.submits.push(submit) - 1;
