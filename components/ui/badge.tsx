@@ -29,7 +29,7 @@ export function StatusBadge({ status }: { status: string }) {
       ? "green"
       : status === "sent" || status === "sending"
         ? "blue"
-        : status === "queued" || status === "accepted"
+        : status === "queued" || status === "accepted" || status === "scheduled" || status === "cancelled"
           ? "gray"
           : status === "" || status === "received"
             ? "indigo"
