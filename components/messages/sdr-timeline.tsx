@@ -5,7 +5,9 @@ import { parseFilterTimestamp } from "@/lib/messaging/time-format";
 
 const TONES: Record<string, BadgeTone> = {
   accepted: "gray",
+  scheduled: "gray",
   queued: "gray",
+  cancelled: "gray",
   sending: "blue",
   message_sent: "blue",
   wait_dlr: "blue",

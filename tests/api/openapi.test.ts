@@ -123,7 +123,10 @@ describe("GET /v3/openapi.json", () => {
       "userId",
       "userType",
     ];
-    expect(Object.keys(send.properties)).toEqual(seedFields);
+    // The seed's fields, then Parley's optional ones (sending later, validity, smart encoding).
+    expect(Object.keys(send.properties)).toEqual([...seedFields, "sendAt", "validitySeconds", "smartEncoding"]);
+    expect(send.properties.validitySeconds).toMatchObject({ type: "integer", minimum: 30, maximum: 129600 });
+    expect(send.properties.sendAt).toMatchObject({ type: "string", example: "2026-12-01T09:30:00+01:00" });
     expect(send.required).toEqual(["accountId", "from"]);
     expect(send.properties.referenceId.pattern).toBe("^[A-Za-z0-9]{1,40}$");
     expect(send.properties.toArray).toMatchObject({ type: "array", minItems: 1, maxItems: 1000 });

@@ -159,8 +159,14 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       if (!form.get("Body") && form.getAll("MediaUrl").length === 0)
         return refuse(res, 400, 21602, "Message body is required");
       for (const key of form.keys())
-        if (!["To", "From", "Body", "MediaUrl", "StatusCallback", "MessagingServiceSid"].includes(key))
+        if (
+          !["To", "From", "Body", "MediaUrl", "StatusCallback", "MessagingServiceSid", "ValidityPeriod"].includes(key)
+        )
           return refuse(res, 400, 21000, `unknown field ${key}`);
+      // Twilio takes whole seconds from 1 to 36,000 (its error 21624 otherwise).
+      const validity = form.get("ValidityPeriod");
+      if (validity !== null && !(/^\d+$/.test(validity) && Number(validity) >= 1 && Number(validity) <= 36_000))
+        return refuse(res, 400, 21624, "Invalid validity period value");
       const sid = `${form.getAll("MediaUrl").length > 0 ? "MM" : "SM"}${randomBytes(16).toString("hex")}`;
       fake.sent.push({ sid, form, at: Date.now() });
       return json(res, 201, {
