@@ -209,7 +209,8 @@ function describeIssue(issue: z.core.$ZodIssue): { field: string; detail: string
   const where = issue.path.length > 1 ? `'${field}[${String(issue.path[1])}]'` : `'${field}'`;
   let why = issue.message;
   // An integer check's own words ("must be a whole number of seconds") say more than "must be a int".
-  if (issue.code === "invalid_type" && issue.expected !== "int") why = `must be ${issue.expected === "array" ? "an array" : `a ${issue.expected}`}`;
+  if (issue.code === "invalid_type" && issue.expected !== "int")
+    why = `must be ${issue.expected === "array" ? "an array" : `a ${issue.expected}`}`;
   else if (issue.code === "too_big" && issue.origin === "string") why = `must be at most ${issue.maximum} characters`;
   else if (issue.code === "too_big" && issue.origin === "array") why = `must have at most ${issue.maximum} entries`;
   else if (issue.code === "too_small" && issue.origin === "array") why = `must have at least ${issue.minimum} entry`;
