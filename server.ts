@@ -41,6 +41,9 @@ import * as openapiRoute from "./app/v3/openapi.json/route";
 import * as mediaRoute from "./app/v3/media/route";
 import * as previewRoute from "./app/v3/messages/preview/route";
 import * as cancelRoute from "./app/v3/messages/[messageId]/cancel/route";
+import * as campaignsRoute from "./app/v3/campaigns/route";
+import * as campaignRoute from "./app/v3/campaigns/[campaignId]/route";
+import * as campaignActionRoute from "./app/v3/campaigns/[campaignId]/[action]/route";
 import { processSingleton } from "./lib/process-singletons";
 
 /** A carrier connection's callback addresses (app/carriers/[connectionId]/{status,inbound}). */
@@ -69,6 +72,11 @@ function matchV3(pathname: string): { module: RouteModule; params: Record<string
   if (more.length === 0 && first === "media") return { module: mediaRoute, params: {} };
   if (more.length === 1 && first === "numbers") return { module: numberRoute, params: { number: decoded[1]! } };
   if (more.length === 1 && first === "messages" && more[0] === "preview") return { module: previewRoute, params: {} };
+  if (first === "campaigns" && more.length <= 2) {
+    if (more.length === 0) return { module: campaignsRoute, params: {} };
+    if (more.length === 1) return { module: campaignRoute, params: { campaignId: decoded[1]! } };
+    return { module: campaignActionRoute, params: { campaignId: decoded[1]!, action: decoded[2]! } };
+  }
   if (more.length === 2 && first === "messages" && more[1] === "cancel")
     return { module: cancelRoute, params: { messageId: decoded[1]! } };
   if (more.length === 2 && first === "sdrs")

@@ -12,6 +12,7 @@ export const navItems: NavItem[] = [
   { href: "/messages", label: "Messages", adminOnly: false },
   { href: "/contacts", label: "Contacts", adminOnly: false },
   { href: "/canned-replies", label: "Canned replies", adminOnly: false },
+  { href: "/campaigns", label: "Campaigns", adminOnly: true },
   { href: "/numbers", label: "Numbers", adminOnly: true },
   { href: "/carriers", label: "Carriers", adminOnly: true },
   { href: "/keys", label: "API keys", adminOnly: true },

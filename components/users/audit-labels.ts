@@ -27,6 +27,10 @@ const actionLabels: Record<string, string> = {
   "user.signed_out_everywhere": "Signed out everywhere",
   "password.changed": "Password changed",
   "message.cancelled": "Message cancelled",
+  "campaign.created": "Campaign created",
+  "campaign.paused": "Campaign paused",
+  "campaign.resumed": "Campaign resumed",
+  "campaign.cancelled": "Campaign cancelled",
 };
 
 export function actionLabel(action: string): string {

@@ -5,6 +5,7 @@ import { registerMessages } from "./openapi/messages";
 import { registerNumbers } from "./openapi/numbers";
 import { registerSdrs } from "./openapi/sdrs";
 import { registerMedia } from "./openapi/media";
+import { registerCampaigns } from "./openapi/campaigns";
 
 // The OpenAPI 3.1 description of /v3, put together from one part per resource (lib/api/openapi/), each generated
 // from the zod schemas the handlers validate with and the serializers answer with (convention 5). The /docs page
@@ -53,6 +54,7 @@ function buildDocument(): OpenApiDocument {
   registerSdrs(registry, errorResponses);
   registerNumbers(registry, errorResponses);
   registerMedia(registry, errorResponses);
+  registerCampaigns(registry, errorResponses);
 
   const generator = new OpenApiGeneratorV31(registry.definitions);
   return generator.generateDocument({
@@ -69,6 +71,7 @@ function buildDocument(): OpenApiDocument {
       { name: "SDRs", description: "Session detail records: the processing history of one message." },
       { name: "Numbers", description: "The account's telephone numbers: list, provision, release." },
       { name: "Media", description: "Upload media for MMS; they are served under /media/." },
+      { name: "Campaigns", description: "One text to many phones, sent as bulk; pause, resume, cancel." },
     ],
     externalDocs: { description: "API reference with examples", url: `${publicUrl()}/docs` },
     "x-error-codes": errorCodeDocs(),

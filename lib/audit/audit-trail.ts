@@ -57,7 +57,12 @@ export type AuditAction =
   | "contact.deleted"
   | "contacts.imported"
   // A message cancelled in the portal before it left (target: the message id).
-  | "message.cancelled";
+  | "message.cancelled"
+  // Campaigns: created (detail: how many phones), paused, resumed, cancelled (target: the campaign's name).
+  | "campaign.created"
+  | "campaign.paused"
+  | "campaign.resumed"
+  | "campaign.cancelled";
 
 export interface AuditEntry {
   accountId: string | null;

@@ -31,6 +31,7 @@ export function messageValues(m: Prisma.MessageCreateManyInput): unknown[] {
     m.conversationId ?? null,
     m.sendAt ? new Date(m.sendAt) : null,
     m.validUntil ? new Date(m.validUntil) : null,
+    m.campaignId ?? null,
     new Date(m.createdAt),
     new Date(m.updatedAt ?? m.createdAt),
   ];
@@ -64,6 +65,7 @@ export const MESSAGE_COLUMNS: [string, ColumnKind][] = [
   ["conversationId", "text"],
   ["sendAt", "date"],
   ["validUntil", "date"],
+  ["campaignId", "text"],
   ["createdAt", "date"],
   ["updatedAt", "date"],
 ];

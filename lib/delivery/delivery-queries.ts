@@ -30,6 +30,8 @@ export interface MessageChange {
   /** An outbound MMS's media once fetched and fitted (JSON array of URLs), and its media state (lib/media). */
   media?: string;
   mediaState?: string;
+  /** A scheduled message's time (null: held, as a paused campaign's messages are). */
+  sendAt?: Date | null;
 }
 
 const CHANGE_KINDS: Record<keyof MessageChange, ColumnKind> = {
@@ -41,6 +43,7 @@ const CHANGE_KINDS: Record<keyof MessageChange, ColumnKind> = {
   rejectReason: "text",
   media: "text",
   mediaState: "text",
+  sendAt: "date",
 };
 
 /** Only messages still in one of these statuses (and with this many parts out, when given) take a change. */

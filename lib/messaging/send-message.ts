@@ -170,6 +170,8 @@ export async function sendMessages(input: {
   request: SendRequest;
   requestId: string;
   idempotency?: IdempotencyClaim<SendResult>;
+  /** The campaign the messages belong to (lib/campaigns). */
+  campaignId?: string;
 }): Promise<SendResult> {
   const { sender, request } = input;
   assertSenderAccount(sender, request.accountId);
@@ -237,6 +239,7 @@ export async function sendMessages(input: {
       userType: request.userType ?? null,
       sendAt: reason ? null : sendAt,
       validUntil: reason ? null : validUntil,
+      campaignId: input.campaignId ?? null,
       createdAt: now,
       updatedAt: now,
     });

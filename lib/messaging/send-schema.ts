@@ -172,7 +172,7 @@ export const SCHEDULE_LIMITS = { minAheadSeconds: 60, maxAheadDays: 35 } as cons
 export const VALIDITY_LIMITS = { minSeconds: VALIDITY_LIMITS_MIN, maxSeconds: VALIDITY_LIMITS_MAX } as const;
 
 /** The send's `sendAt` as an instant, checked against the window from `now`; null when the send is not scheduled. */
-export function scheduledTime(request: SendRequest, now: number): Date | null {
+export function scheduledTime(request: Pick<SendRequest, "sendAt">, now: number): Date | null {
   if (request.sendAt === undefined) return null;
   const at = parseIsoWithOffset(request.sendAt);
   const refuse = (why: string) => new ApiError("InvalidRequest", { detail: `'sendAt' ${why}`, field: "sendAt" });

@@ -82,10 +82,10 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
       "`data.results` carries the SDR error shape `{error, errorCode, errorMessage, errorUrl}`.",
   },
   NotFound: {
-    appliesTo: "DELETE /numbers/{number}, the admin API (/api/admin/accounts/{accountId}/…)",
+    appliesTo: "DELETE /numbers/{number}, /campaigns/{campaignId}, the admin API (/api/admin/accounts/{accountId}/…)",
     when:
       "The number to release is not provisioned to the account: held by nobody or by another account (the two are not told apart). " +
-      "In the admin API also an account, event or other record that is not there.",
+      "A campaign that is not the account's. In the admin API also an account, event or other record that is not there.",
   },
   CrossSiteRequest: {
     appliesTo: "the portal and the admin API with a portal session (never /v3 or API keys)",
