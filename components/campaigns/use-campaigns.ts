@@ -15,7 +15,9 @@ export const campaignKeys = {
   one: (id: string) => ["campaigns", "one", id] as const,
 };
 
-const moving = (c: CampaignView | undefined) => c !== undefined && (c.status === "running" || c.status === "scheduled");
+// Running or waiting for its time; or stopped with messages still with the carrier (their outcomes are on the way).
+const moving = (c: CampaignView | undefined) =>
+  c !== undefined && (c.status === "running" || c.status === "scheduled" || c.counts.sent > 0);
 
 export function useCampaigns(initial: CampaignView[]) {
   const api = useAccountApi();
