@@ -109,6 +109,7 @@ const ADMIN_PAGES = [
   "MESSAGE",
   "/contacts",
   "/canned-replies",
+  "/campaigns/new",
   "/numbers",
   "/carriers",
   "/keys",
