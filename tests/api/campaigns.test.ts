@@ -186,7 +186,7 @@ describe("refusals", () => {
       [{ fromNumbers: [other.numbers[0]], audience: { tag: "vip" } }, "fromNumbers", /not one of the account's/],
       [{ audience: { tag: "nobody-has-this" } }, "audience.tag", /no contact has the tag/],
       [{ audience: { tag: "vip" }, sendAt: "tomorrow" }, "sendAt", /ISO 8601/],
-      [{ audience: { numbers: [] } }, "audience", /.+/],
+      [{ audience: { numbers: [] } }, "audience.numbers", /give at least one number/],
     ];
     for (const [fields, field, message] of cases) {
       const res = await create({ name: "Bad", body: "Hello", ...fields });

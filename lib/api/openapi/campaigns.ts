@@ -33,8 +33,14 @@ const campaign = z.object({
 
 export function registerCampaigns(registry: OpenAPIRegistry, errorResponses: ErrorResponses): void {
   const view = registry.register("Campaign", campaign);
-  const answer = (code: "MessageCreateSuccessful" | "QueryCompletedSuccessfully" | "UpdateSuccessful") =>
-    z.object({ ...envelopeOf(code), data: z.object({ apiVersion, accountId: z.string(), campaign: view }) });
+  const answer = (name: string, code: "MessageCreateSuccessful" | "QueryCompletedSuccessfully" | "UpdateSuccessful") =>
+    registry.register(
+      name,
+      z.object({ ...envelopeOf(code), data: z.object({ apiVersion, accountId: z.string(), campaign: view }) }),
+    );
+  const created = answer("CampaignCreateResponse", "MessageCreateSuccessful");
+  const one = answer("CampaignResponse", "QueryCompletedSuccessfully");
+  const changed = answer("CampaignUpdateResponse", "UpdateSuccessful");
   const json = (schema: z.ZodType, description: string) => ({
     description,
     headers: requestIdHeader,
@@ -53,22 +59,26 @@ export function registerCampaigns(registry: OpenAPIRegistry, errorResponses: Err
         required: true,
         content: {
           "application/json": {
-            schema: campaignInputSchema
-              .extend({ accountId: z.string().openapi({ example: DOC_EXAMPLES.accountId }) })
-              .openapi({
-                example: {
-                  name: "Spring sale",
-                  fromNumbers: ["14155550100"],
-                  body: "Hi {{contact.first_name}}!",
-                  audience: { tag: "vip" },
-                },
-              }),
+            schema: registry.register(
+              "CampaignRequest",
+              campaignInputSchema
+                .extend({ accountId: z.string().openapi({ example: DOC_EXAMPLES.accountId }) })
+                .openapi({
+                  example: {
+                    accountId: DOC_EXAMPLES.accountId,
+                    name: "Spring sale",
+                    fromNumbers: ["14155550100"],
+                    body: "Hi {{contact.first_name}}!",
+                    audience: { tag: "vip" },
+                  },
+                }),
+            ),
           },
         },
       },
     },
     responses: {
-      200: json(answer("MessageCreateSuccessful"), "Message Create Successful: the campaign, with its first counts."),
+      200: json(created, "Message Create Successful: the campaign, with its first counts."),
       ...errorResponses("POST", ["MissingAccountId", "InvalidRequest", "Unauthorized", "Forbidden"]),
     },
   });
@@ -81,10 +91,13 @@ export function registerCampaigns(registry: OpenAPIRegistry, errorResponses: Err
     request: { query: z.object({ accountId: z.string().openapi({ example: DOC_EXAMPLES.accountId }) }) },
     responses: {
       200: json(
-        z.object({
-          ...envelopeOf("QueryCompletedSuccessfully"),
-          data: z.object({ apiVersion, accountId: z.string(), campaigns: z.array(view) }),
-        }),
+        registry.register(
+          "CampaignListResponse",
+          z.object({
+            ...envelopeOf("QueryCompletedSuccessfully"),
+            data: z.object({ apiVersion, accountId: z.string(), campaigns: z.array(view) }),
+          }),
+        ),
         "Query Completed Successfully",
       ),
       ...errorResponses("GET", ["MissingAccountId", "InvalidRequest", "Unauthorized", "Forbidden"]),
@@ -99,7 +112,7 @@ export function registerCampaigns(registry: OpenAPIRegistry, errorResponses: Err
     summary: "One campaign and what its messages did",
     request: { params: id },
     responses: {
-      200: json(answer("QueryCompletedSuccessfully"), "Query Completed Successfully"),
+      200: json(one, "Query Completed Successfully"),
       ...errorResponses("GET", ["Unauthorized", "NotFound"]),
     },
   });
@@ -117,7 +130,7 @@ export function registerCampaigns(registry: OpenAPIRegistry, errorResponses: Err
             : "Cancel every message not yet handed to the carrier",
       request: { params: id },
       responses: {
-        200: json(answer("UpdateSuccessful"), "Update Successful"),
+        200: json(changed, "Update Successful"),
         ...errorResponses("POST", ["InvalidRequest", "Unauthorized", "NotFound"]),
       },
     });
