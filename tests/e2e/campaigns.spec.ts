@@ -52,10 +52,10 @@ test("an admin sends a campaign to 500 contacts, watches it live, pauses, resume
   await expect(page.getByRole("heading", { name: "No campaigns yet" })).toBeVisible();
   await page.getByRole("link", { name: "New campaign" }).click();
 
-  await page.getByLabel("Name").fill("Spring sale");
+  await page.getByLabel("Name", { exact: true }).fill("Spring sale");
   // Both of the account's numbers share the phones.
   for (const box of await page.getByRole("group", { name: "Send from" }).getByRole("checkbox").all()) await box.check();
-  await page.getByLabel("Tag").fill("VIP");
+  await page.getByLabel("Tag", { exact: true }).fill("VIP");
   await page
     .getByLabel("Message")
     .fill("Hi {{contact.first_name}}, the spring sale starts today. Reply STOP to opt out");
