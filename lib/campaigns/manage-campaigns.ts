@@ -175,12 +175,12 @@ export async function createCampaign(input: {
           toArray: send.to,
           body: send.body,
           bulk: true,
-          ...(sendAt ? { sendAt: sendAt.toISOString() } : {}),
           userType: "campaign",
           userId: campaign.id,
         },
         requestId: input.requestId,
         campaignId: campaign.id,
+        ...(sendAt ? { sendAt } : {}),
       });
     }
   };

@@ -105,10 +105,11 @@ export interface SendPlan {
  * text (smart encoding, the opt-out footer) and refusal. Request errors (a `from` that is no number, a bad
  * `sendAt`) throw.
  */
-export async function planSend(request: SendRequest, now: Date): Promise<SendPlan> {
+export async function planSend(request: SendRequest, now: Date, scheduled?: Date): Promise<SendPlan> {
   const from = validTn(request.from);
   if (from === null) throw new ApiError("InvalidNumber");
-  const sendAt = scheduledTime(request, now.getTime());
+  // A campaign's time was checked once, when it was created: its later sends keep it even past the 60 s minimum.
+  const sendAt = scheduled ?? scheduledTime(request, now.getTime());
   const fromOwned = await ownsNumber(request.accountId, from);
   const destinations = request.to !== undefined ? [request.to] : request.toArray!;
   const isMms = (request.media ?? []).length > 0;
@@ -172,11 +173,13 @@ export async function sendMessages(input: {
   idempotency?: IdempotencyClaim<SendResult>;
   /** The campaign the messages belong to (lib/campaigns). */
   campaignId?: string;
+  /** The campaign's time, checked when it was created (instead of the request's sendAt). */
+  sendAt?: Date;
 }): Promise<SendResult> {
   const { sender, request } = input;
   assertSenderAccount(sender, request.accountId);
   const now = new Date();
-  const plan = await planSend(request, now);
+  const plan = await planSend(request, now, input.sendAt);
   const { from, fromOwned, isMms, sendAt } = plan;
   const media = request.media ?? [];
   // Parley's own media URLs (POST /v3/media) must be the account's; other URLs are fetched when the message is

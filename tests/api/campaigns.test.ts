@@ -168,6 +168,18 @@ describe("pause, resume and cancel", () => {
     const later = res.json.data.campaign as Campaign;
     expect(later).toMatchObject({ status: "scheduled" });
     expect(later.counts.scheduled).toBe(4);
+    // Its messages wait for the campaign's own time.
+    const listing = await call(
+      server,
+      "GET",
+      `/v3/messages?accountId=${account.accountId}&body=${encodeURIComponent("See you tomorrow")}&count=10`,
+      { headers: account.headers },
+    );
+    expect(listing.json.data.results).toHaveLength(4);
+    const detail = await call(server, "GET", admin(`/messages/${listing.json.data.results[0].messageId}`), {
+      headers: account.headers,
+    });
+    expect(detail.json.data.message).toMatchObject({ status: "scheduled", sendAt: sendAt });
     expect((await act(later.id, "pause")).status).toBe("paused");
     expect((await act(later.id, "resume")).status).toBe("scheduled");
     const cancelled = await act(later.id, "cancel");
