@@ -1,12 +1,15 @@
 import { ApiError } from "../api/api-error";
 import { db } from "../db/client";
-import { UUID_PATTERN, uuidv7 } from "../db/ids";
+import { uuidv7 } from "../db/ids";
+import { accountIdOf } from "../api/account-id";
 import { assertAccount, type ApiPrincipal } from "../api/authenticate";
 import { writeTransaction } from "../db/steps";
 import { everySegment } from "../delivery/due-messages";
 import { parseTags } from "../contacts/manage-contacts";
 import { renderCannedReply } from "../canned-replies/render-canned-reply";
 import { recordTransitions, sdrRow } from "../messaging/record-transitions";
+import type { MessageChange, MessageGuard } from "../delivery/delivery-queries";
+import type { SdrRow } from "../db/insert-rows";
 import { validTn, withPlus } from "../messaging/phone-number";
 import { scheduledTime } from "../messaging/send-schema";
 import { sendMessages } from "../messaging/send-message";
@@ -199,8 +202,24 @@ async function waitingIds(
   });
 }
 
-function chunked<T>(items: T[]): T[][] {
-  return Array.from({ length: Math.ceil(items.length / BATCH) }, (_, i) => items.slice(i * BATCH, i * BATCH + BATCH));
+type WaitingMessage = Awaited<ReturnType<typeof waitingIds>>[number];
+
+/** One change to the campaign's messages, a transaction a batch, each message's SDRs with its change. */
+async function moveInBatches(
+  messages: WaitingMessage[],
+  change: { set: MessageChange; onlyFrom: MessageGuard; sdrs: (m: WaitingMessage) => SdrRow[] },
+  at: Date,
+): Promise<void> {
+  for (let i = 0; i < messages.length; i += BATCH) {
+    const batch = messages.slice(i, i + BATCH);
+    await writeTransaction(() =>
+      recordTransitions({
+        changes: [{ ids: batch.map((m) => m.id), set: change.set, onlyFrom: change.onlyFrom }],
+        sdrs: batch.flatMap(change.sdrs),
+        at,
+      }),
+    );
+  }
 }
 
 /**
@@ -217,70 +236,50 @@ export async function changeCampaign(input: {
   const row = await campaignRow(input.accountId, input.campaignId);
   const at = new Date();
   const refuse = (why: string) => new ApiError("InvalidRequest", { detail: why, field: "action" });
+  const stillWaiting = { status: WAITING_STATUSES, partsSubmitted: 0 };
   if (row.status === "cancelled") throw refuse("the campaign is cancelled");
   if (input.action === "pause") {
     if (row.status === "paused") throw refuse("the campaign is paused already");
     await db().campaign.update({ where: { id: row.id }, data: { status: "paused" } });
-    const held = await waitingIds(row.id, { status: { in: WAITING_STATUSES } });
-    for (const batch of chunked(held)) {
-      await writeTransaction(() =>
-        recordTransitions({
-          changes: [
-            {
-              ids: batch.map((m) => m.id),
-              set: { status: "scheduled", sendAt: null },
-              onlyFrom: { status: WAITING_STATUSES, partsSubmitted: 0 },
-            },
-          ],
-          sdrs: batch.map((m) =>
-            sdrRow(m.id, m.accountId, "scheduled", at.getTime(), { statusDetails: `campaign paused by ${input.by}` }),
-          ),
-          at,
-        }),
-      );
-    }
+    await moveInBatches(
+      await waitingIds(row.id, { status: { in: WAITING_STATUSES } }),
+      {
+        set: { status: "scheduled", sendAt: null },
+        onlyFrom: stillWaiting,
+        sdrs: (m) => [
+          sdrRow(m.id, m.accountId, "scheduled", at.getTime(), { statusDetails: `campaign paused by ${input.by}` }),
+        ],
+      },
+      at,
+    );
   } else if (input.action === "resume") {
     if (row.status !== "paused") throw refuse("the campaign is not paused");
     await db().campaign.update({ where: { id: row.id }, data: { status: "running" } });
-    const held = await waitingIds(row.id, { status: "scheduled", sendAt: null });
     const later = row.sendAt && row.sendAt.getTime() > at.getTime() ? row.sendAt : null;
-    for (const batch of chunked(held)) {
-      await writeTransaction(() =>
-        recordTransitions({
-          changes: [
-            {
-              ids: batch.map((m) => m.id),
-              set: later ? { sendAt: later } : { status: "queued" },
-              onlyFrom: { status: ["scheduled"], partsSubmitted: 0 },
-            },
-          ],
-          sdrs: batch.map((m) =>
-            later
-              ? sdrRow(m.id, m.accountId, "scheduled", at.getTime(), { statusDetails: `until ${later.toISOString()}` })
-              : sdrRow(m.id, m.accountId, "queued", at.getTime(), { statusDetails: m.bulk ? "bulk" : "" }),
-          ),
-          at,
-        }),
-      );
-    }
+    await moveInBatches(
+      await waitingIds(row.id, { status: "scheduled", sendAt: null }),
+      {
+        set: later ? { sendAt: later } : { status: "queued" },
+        onlyFrom: { status: ["scheduled"], partsSubmitted: 0 },
+        sdrs: (m) => [
+          later
+            ? sdrRow(m.id, m.accountId, "scheduled", at.getTime(), { statusDetails: `until ${later.toISOString()}` })
+            : sdrRow(m.id, m.accountId, "queued", at.getTime(), { statusDetails: m.bulk ? "bulk" : "" }),
+        ],
+      },
+      at,
+    );
   } else {
     await db().campaign.update({ where: { id: row.id }, data: { status: "cancelled" } });
-    const waiting = await waitingIds(row.id, { status: { in: WAITING_STATUSES } });
-    for (const batch of chunked(waiting)) {
-      await writeTransaction(() =>
-        recordTransitions({
-          changes: [
-            {
-              ids: batch.map((m) => m.id),
-              set: { status: "cancelled", nextAttemptAt: null },
-              onlyFrom: { status: WAITING_STATUSES, partsSubmitted: 0 },
-            },
-          ],
-          sdrs: batch.flatMap((m) => everySegment(m, "cancelled", `campaign cancelled by ${input.by}`, at)),
-          at,
-        }),
-      );
-    }
+    await moveInBatches(
+      await waitingIds(row.id, { status: { in: WAITING_STATUSES } }),
+      {
+        set: { status: "cancelled", nextAttemptAt: null },
+        onlyFrom: stillWaiting,
+        sdrs: (m) => everySegment(m, "cancelled", `campaign cancelled by ${input.by}`, at),
+      },
+      at,
+    );
   }
   return getCampaign({ accountId: input.accountId, campaignId: row.id });
 }
@@ -290,11 +289,8 @@ export function campaignAccount(principal: ApiPrincipal, raw: unknown): { accoun
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ApiError("InvalidRequest", { detail: "the request body must be a JSON object" });
   }
-  const { accountId, ...rest } = raw as Record<string, unknown>;
-  if (accountId === undefined || accountId === null || accountId === "") throw new ApiError("MissingAccountId");
-  if (typeof accountId !== "string" || !UUID_PATTERN.test(accountId)) {
-    throw new ApiError("InvalidRequest", { detail: "'accountId' must be a UUID", field: "accountId" });
-  }
+  const { accountId: named, ...rest } = raw as Record<string, unknown>;
+  const accountId = accountIdOf(named);
   assertAccount(principal, accountId);
   return { accountId, rest };
 }

@@ -4,7 +4,7 @@ import { writeTransaction } from "../db/steps";
 import { UUID_PATTERN } from "../db/ids";
 import { everySegment } from "../delivery/due-messages";
 import { recordTransitions } from "./record-transitions";
-import { WAITING_STATUSES } from "./message-status";
+import { isCancellable, WAITING_STATUSES } from "./message-status";
 import { notFound } from "./get-sdrs";
 
 // Cancelling a message that has not left: POST /v3/messages/{messageId}/cancel and the portal's Cancel button. A
@@ -37,7 +37,7 @@ export async function cancelMessage(input: {
     new ApiError("MessageNotCancellable", {
       detail: `the message is ${status}${status === "sending" || status === "sent" ? ": it has already left" : ""}`,
     });
-  if (!WAITING_STATUSES.includes(message.status as never) || message.partsSubmitted > 0) throw refuse(message.status);
+  if (!isCancellable(message.status, message.partsSubmitted)) throw refuse(message.status);
   const at = new Date();
   const unmoved = await writeTransaction(() =>
     recordTransitions({

@@ -4,7 +4,7 @@ import type { Prisma } from "../db/generated/sqlite/client";
 import { UUID_PATTERN } from "../db/ids";
 import { sdrSelect, toSdrRecords, type SdrRecord } from "./get-sdrs";
 import { listingTimestamp } from "./time-format";
-import { WAITING_STATUSES } from "./message-status";
+import { isCancellable } from "./message-status";
 
 // One message as the portal's message page shows it: every field a sender set or the service decided, and its SDR
 // timeline. Never pacing or lease state.
@@ -106,7 +106,7 @@ export async function getMessageDetail(input: {
       userId: row.userId ?? "",
       userType: row.userType ?? "",
       conversationId: row.conversationId,
-      cancellable: WAITING_STATUSES.includes(row.status as never) && row.partsSubmitted === 0,
+      cancellable: isCancellable(row.status, row.partsSubmitted),
       sendAt: row.sendAt?.toISOString() ?? null,
       validUntil: row.validUntil?.toISOString() ?? null,
       createdAt: row.createdAt.toISOString(),

@@ -52,6 +52,11 @@ export const VALIDITY_UNSENT_NOTE = "validity period ended before it was sent";
 /** Statuses of a message nothing has left of yet, which can still be cancelled (with no part submitted). */
 export const WAITING_STATUSES: MessageStatus[] = ["scheduled", "queued"];
 
+/** Whether a message can still be cancelled: waiting, with no part handed to the carrier. */
+export function isCancellable(status: string, partsSubmitted: number): boolean {
+  return has(WAITING_STATUSES, status) && partsSubmitted === 0;
+}
+
 const has = (list: readonly string[], status: string) => list.includes(status);
 
 export function isMessageStatus(status: string): status is MessageStatus {

@@ -3,7 +3,7 @@ import { ApiError } from "../api/api-error";
 import { assertAccount, type ApiPrincipal } from "../api/authenticate";
 import { parseInput } from "../api/parse-input";
 import { actorLabel } from "../audit/audit-trail";
-import { UUID_PATTERN } from "../db/ids";
+import { accountIdOf } from "../api/account-id";
 import { DOC_EXAMPLES, uuidField } from "../messaging/message-serializers";
 import { listingTimestamp } from "../messaging/time-format";
 import { listNumbers, provisionNumber, releaseNumber, type NumberRow } from "./manage-numbers";
@@ -19,12 +19,6 @@ function invalid(parameter: string, why: string): ApiError {
 function queryValue(params: URLSearchParams, name: string): string | undefined {
   const value = params.get(name);
   return value === null || value.trim() === "" ? undefined : value.trim();
-}
-
-function accountIdOf(value: unknown): string {
-  if (value === undefined || value === null || value === "") throw new ApiError("MissingAccountId");
-  if (typeof value !== "string" || !UUID_PATTERN.test(value)) throw invalid("accountId", "must be a UUID");
-  return value;
 }
 
 function integer(parameter: string, value: string, min: number, max: number): number {
