@@ -11,10 +11,12 @@ import { CONNECTION_KINDS, CONNECTION_TYPES, type ConnectionType } from "@/lib/c
 import type { Dashboard } from "@/lib/dashboard/read-dashboard";
 import { MESSAGE_STATUSES, type MessageStatus } from "@/lib/messaging/message-status";
 import type { LiveWorker } from "@/lib/delivery/worker-heartbeat";
+import { HeldPanel, LimitsPanel } from "./guard-panels";
 
 const REFRESH_MS = 5_000;
 
 const TILE_TONES: Record<MessageStatus | "received", BadgeTone> = {
+  held: "amber",
   scheduled: "gray",
   queued: "gray",
   sending: "blue",
@@ -43,7 +45,9 @@ export function DashboardView({ initial }: { initial: Dashboard }) {
         As of {formatInZone(dashboard.at, zone)} ({zone}); refreshes every {REFRESH_MS / 1000} s.
         {query.error && <span className="text-red-700"> Could not refresh: {failureText(query.error)}</span>}
       </p>
+      <HeldPanel dashboard={dashboard} />
       <TodayPanel dashboard={dashboard} />
+      <LimitsPanel dashboard={dashboard} />
       <div className="grid gap-6 lg:grid-cols-2">
         <CarrierPanel dashboard={dashboard} now={now} />
         <WebhookPanel dashboard={dashboard} now={now} />

@@ -5,6 +5,7 @@ import { parseFilterTimestamp } from "@/lib/messaging/time-format";
 
 const TONES: Record<string, BadgeTone> = {
   accepted: "gray",
+  held: "amber",
   scheduled: "gray",
   queued: "gray",
   cancelled: "gray",

@@ -20,6 +20,10 @@ type Form = {
   bulkShare: string;
   requireTwoFactor: boolean;
   smartEncoding: boolean;
+  allowedCountries: string;
+  dailyMessageLimit: string;
+  dailySegmentLimit: string;
+  burstHoldThreshold: string;
 };
 
 function formOf(settings: AccountSettings): Form {
@@ -32,6 +36,10 @@ function formOf(settings: AccountSettings): Form {
     bulkShare: String(settings.bulkShare),
     requireTwoFactor: settings.requireTwoFactor,
     smartEncoding: settings.smartEncoding,
+    allowedCountries: settings.allowedCountries.join(", "),
+    dailyMessageLimit: String(settings.dailyMessageLimit),
+    dailySegmentLimit: String(settings.dailySegmentLimit),
+    burstHoldThreshold: String(settings.burstHoldThreshold),
   };
 }
 
@@ -50,6 +58,11 @@ function bodyOf(form: Form) {
     bulkShare: numberOf(form.bulkShare),
     requireTwoFactor: form.requireTwoFactor,
     smartEncoding: form.smartEncoding,
+    // "US, CA" or "US CA": the codes; empty: the countries of the account's numbers.
+    allowedCountries: form.allowedCountries.split(/[\s,]+/).filter(Boolean),
+    dailyMessageLimit: numberOf(form.dailyMessageLimit),
+    dailySegmentLimit: numberOf(form.dailySegmentLimit),
+    burstHoldThreshold: numberOf(form.burstHoldThreshold),
   };
 }
 
@@ -197,6 +210,57 @@ export function SettingsForm({ initial }: { initial: AccountSettings }) {
             </span>
           </span>
         </label>
+      </Panel>
+
+      <Panel
+        title="Guard rails"
+        description="Protection against runaway spend and SMS pumping fraud. Sends take effect within seconds."
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="Allowed countries"
+            value={form.allowedCountries}
+            onChange={(e) => set("allowedCountries", e.target.value)}
+            placeholder="The countries of your numbers"
+            autoComplete="off"
+            spellCheck={false}
+            error={errors.allowedCountries}
+            hint="Two-letter codes separated by commas, such as US, CA, GB; * for any country. Empty: only the countries of the account's numbers. Other destinations are refused (CountryNotAllowed)."
+          />
+          <TextField
+            label="Burst hold threshold"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            value={form.burstHoldThreshold}
+            onChange={(e) => set("burstHoldThreshold", e.target.value)}
+            error={errors.burstHoldThreshold}
+            hint="More messages than this within 10 minutes to one range of premium-rate numbers, or of a country none of your numbers is in, are held for review on the dashboard. 0: never hold."
+          />
+          <TextField
+            label="Daily message limit"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            value={form.dailyMessageLimit}
+            onChange={(e) => set("dailyMessageLimit", e.target.value)}
+            error={errors.dailyMessageLimit}
+            hint="Messages accepted a day (the account's day, in its time zone). A warning at 80 %; sends past it are refused. 0: no limit."
+          />
+          <TextField
+            label="Daily segment limit"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            value={form.dailySegmentLimit}
+            onChange={(e) => set("dailySegmentLimit", e.target.value)}
+            error={errors.dailySegmentLimit}
+            hint="The same for segments (what carriers charge by). 0: no limit."
+          />
+        </div>
       </Panel>
 
       <Panel title="Sign-in" description="How the account's users sign in to this portal.">

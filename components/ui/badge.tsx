@@ -33,7 +33,7 @@ export function StatusBadge({ status }: { status: string }) {
           ? "gray"
           : status === "" || status === "received"
             ? "indigo"
-            : status === "expired"
+            : status === "expired" || status === "held"
               ? "amber"
               : "red";
   return <Badge tone={tone}>{status || "received"}</Badge>;

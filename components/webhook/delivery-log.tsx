@@ -26,7 +26,9 @@ function kindLabel(event: WebhookEventResult): string {
     ? "Inbound message"
     : event.kind === "message-status"
       ? "Delivery status"
-      : event.kind;
+      : event.kind === "limit-warning"
+        ? "Daily limit warning"
+        : event.kind;
 }
 
 /** One line about what the event says: who wrote, or what happened to which segment. */
@@ -37,6 +39,8 @@ function eventSummary(event: WebhookEventResult): string {
     const segment = event.segmentNumber !== null ? `, segment ${event.segmentNumber}` : "";
     return `${String(p.status ?? "")} to +${String(p.to ?? "")}${segment}`;
   }
+  if (event.kind === "limit-warning")
+    return `${String(p.used ?? "")} of ${String(p.max ?? "")} ${String(p.limit ?? "")}`;
   return "";
 }
 
@@ -210,6 +214,7 @@ export function DeliveryLog({ initial, hasUrl }: { initial: EventPage; hasUrl: b
           <option value="">All</option>
           <option value="message-received">Inbound message</option>
           <option value="message-status">Delivery status</option>
+          <option value="limit-warning">Daily limit warnings</option>
           <option value="test">Test events</option>
         </SelectField>
         <TimeRangeFields

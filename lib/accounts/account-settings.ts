@@ -2,6 +2,7 @@ import { db } from "../db/client";
 import { ApiError } from "../api/api-error";
 import { actorLabel, recordAudit, type ChangedBy } from "../audit/audit-trail";
 import { ACCOUNT_SETTING_FIELDS, type AccountSettingsInput } from "./settings-schema";
+import { knownCountries } from "../guard/destination-facts";
 
 const settingsSelect = {
   id: true,
@@ -16,14 +17,43 @@ const settingsSelect = {
   autoAssign: true,
   agentOpenLimit: true,
   smartEncoding: true,
+  allowedCountries: true,
+  dailyMessageLimit: true,
+  dailySegmentLimit: true,
+  burstHoldThreshold: true,
   createdAt: true,
 } as const;
+
+type SettingsRow = { allowedCountries: string; createdAt: Date } & Record<string, unknown>;
+
+/** A settings row as the API shows it: allowedCountries as a list ([] the countries of the account's numbers). */
+function shown<T extends SettingsRow>(row: T) {
+  const { allowedCountries, createdAt, ...rest } = row;
+  return {
+    ...rest,
+    allowedCountries: allowedCountries === "" ? [] : allowedCountries.split(","),
+    createdAt: createdAt.toISOString(),
+  };
+}
+
+/** The stored form of an allowed-countries list, every code checked against the numbering plans Parley knows. */
+function storedCountries(list: string[]): string {
+  const known = knownCountries();
+  const unknown = list.filter((c) => c !== "*" && !known.has(c));
+  if (unknown.length > 0) {
+    throw new ApiError("InvalidRequest", {
+      detail: `'allowedCountries' has ${unknown.join(", ")}, which is not a country code Parley knows (ISO 3166, such as US or GB)`,
+      field: "allowedCountries",
+    });
+  }
+  return [...new Set(list)].sort().join(",");
+}
 
 /** The settings an admin sees for the account (never pacing state or secrets). */
 export async function getAccountSettings(accountId: string) {
   const account = await db().account.findUnique({ where: { id: accountId }, select: settingsSelect });
   if (!account) throw new ApiError("NotFound", { detail: `no account ${accountId}` });
-  return { ...account, createdAt: account.createdAt.toISOString() };
+  return shown(account);
 }
 export type AccountSettings = Awaited<ReturnType<typeof getAccountSettings>>;
 
@@ -39,17 +69,23 @@ export async function updateAccountSettings(input: {
   const updated = await db().$transaction(async (tx) => {
     const before = await tx.account.findUnique({ where: { id: input.accountId }, select: settingsSelect });
     if (!before) throw new ApiError("NotFound", { detail: `no account ${input.accountId}` });
-    const data: AccountSettingsInput = {};
+    const data: Record<string, unknown> = {};
     const described: string[] = [];
+    const changes: Record<string, unknown> = { ...input.changes };
+    if (input.changes.allowedCountries) changes.allowedCountries = storedCountries(input.changes.allowedCountries);
     for (const field of ACCOUNT_SETTING_FIELDS) {
-      const value = input.changes[field];
+      const value = changes[field];
       if (value === undefined || value === before[field]) continue;
       Object.assign(data, { [field]: value });
       described.push(`${field}: ${JSON.stringify(before[field])} → ${JSON.stringify(value)}`);
     }
     if (described.length === 0) return before;
     if (data.requireTwoFactor === true) await requireOwnTwoFactor(input.by, tx);
-    const after = await tx.account.update({ where: { id: input.accountId }, data, select: settingsSelect });
+    const after = await tx.account.update({
+      where: { id: input.accountId },
+      data: data as Parameters<typeof tx.account.update>[0]["data"],
+      select: settingsSelect,
+    });
     await recordAudit(
       {
         accountId: input.accountId,
@@ -63,7 +99,7 @@ export async function updateAccountSettings(input: {
     );
     return after;
   });
-  return { ...updated, createdAt: updated.createdAt.toISOString() };
+  return shown(updated);
 }
 
 /**

@@ -23,6 +23,14 @@ const hhmm = z
   .trim()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time as HH:MM, such as 08:00");
 
+function dailyLimit(noun: string) {
+  return z
+    .number({ error: `must be a whole number of ${noun}` })
+    .int(`must be a whole number of ${noun}`)
+    .min(0, "must be 0 (no limit) or more")
+    .max(100_000_000, "at most 100,000,000");
+}
+
 export const accountSettingsInput = z
   .object({
     name: z
@@ -59,6 +67,27 @@ export const accountSettingsInput = z
     autoAssign: z.boolean({ error: "must be true or false" }),
     // Sends replace look-alike characters with GSM-7 ones unless the send's smartEncoding says otherwise.
     smartEncoding: z.boolean({ error: "must be true or false" }),
+    // Guard rails: the destination countries sends may go to (ISO 3166 alpha-2 codes; [] the countries of the
+    // account's numbers; ["*"] any), daily limits on accepted messages and segments and the burst threshold of the
+    // pumping defence (0: none).
+    allowedCountries: z
+      .array(
+        z
+          .string({ error: "must be country codes such as US or GB" })
+          .trim()
+          .toUpperCase()
+          .regex(/^([A-Z]{2}|\*)$/, "must be two-letter country codes such as US or GB, or * for any country"),
+        { error: 'must be a list of country codes such as ["US", "CA"]' },
+      )
+      .max(250, "at most 250 countries")
+      .refine((list) => !list.includes("*") || list.length === 1, "* (any country) stands alone"),
+    dailyMessageLimit: dailyLimit("messages"),
+    dailySegmentLimit: dailyLimit("segments"),
+    burstHoldThreshold: z
+      .number({ error: "must be a whole number of messages" })
+      .int("must be a whole number of messages")
+      .min(0, "must be 0 (never hold) or more")
+      .max(1_000_000, "at most 1,000,000"),
     agentOpenLimit: z
       .number({ error: "must be a whole number of open conversations" })
       .int("must be a whole number of open conversations")
@@ -81,4 +110,8 @@ export const ACCOUNT_SETTING_FIELDS = [
   "autoAssign",
   "agentOpenLimit",
   "smartEncoding",
+  "allowedCountries",
+  "dailyMessageLimit",
+  "dailySegmentLimit",
+  "burstHoldThreshold",
 ] as const;

@@ -34,6 +34,8 @@ export const errorCodes = {
     statusCode: 409,
     statusMessage: "Only a scheduled or queued message that has not started to leave can be cancelled",
   },
+  // A send past one of the account's daily limits (lib/guard/daily-limits.ts; Parley's own).
+  DailyLimitReached: { statusCode: 429, statusMessage: "The account's daily sending limit is reached" },
   // Admin API only: a carrier's API (Twilio, Telnyx…) refused or failed what Parley asked of it on an admin's behalf.
   ProviderFailure: { statusCode: 502, statusMessage: "The carrier's API refused or failed the request" },
   // A listing stopped by its timeout (LISTING_TIMEOUT_SECONDS): the seed has no code for it.

@@ -58,6 +58,9 @@ export type AuditAction =
   | "contacts.imported"
   // A message cancelled in the portal before it left (target: the message id).
   | "message.cancelled"
+  // Messages the SMS pumping defence held, reviewed on the dashboard (target: the range; detail: how many).
+  | "held.released"
+  | "held.cancelled"
   // Campaigns: created (detail: how many phones), paused, resumed, cancelled (target: the campaign's name).
   | "campaign.created"
   | "campaign.paused"

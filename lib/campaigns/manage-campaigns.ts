@@ -14,9 +14,12 @@ import { validTn, withPlus } from "../messaging/phone-number";
 import { scheduledTime } from "../messaging/send-schema";
 import { sendMessages } from "../messaging/send-message";
 import type { Sender } from "../messaging/sender";
-import { WAITING_STATUSES } from "../messaging/message-status";
+import { CAMPAIGN_WAITING_STATUSES as WAITING_STATUSES } from "../messaging/message-status";
 import { campaignInputSchema, type CampaignAction, type CampaignAudience, type CampaignView } from "./campaign-schema";
 import { campaignRow, getCampaign } from "./campaign-progress";
+import { checkDailyRoom } from "../guard/daily-limits";
+import { sendSettings } from "../guard/send-settings";
+import { countSegments } from "../segments/count-segments";
 
 export { getCampaign, listCampaigns } from "./campaign-progress";
 
@@ -123,22 +126,6 @@ export async function createCampaign(input: {
   const recipients = await audienceOf(accountId, request.audience);
   if (recipients.length > 10_000) throw invalid("'audience' has more than 10,000 phones", "audience");
 
-  const campaign = await db().campaign.create({
-    data: {
-      id: uuidv7(now.getTime()),
-      accountId,
-      name: request.name,
-      body: request.body,
-      fromNumbers: JSON.stringify(from),
-      audience: JSON.stringify(request.audience),
-      status: "running",
-      sendAt,
-      recipients: recipients.length,
-      createdBy: input.createdBy,
-      createdAt: now,
-    },
-  });
-
   // One send per (number, text): texts differ by the contact's name; a repeated phone is refused by its send.
   const groups = new Map<string, { from: string; body: string; to: string[] }>();
   recipients.forEach((r, i) => {
@@ -165,6 +152,31 @@ export async function createCampaign(input: {
       return true;
     });
   }
+  // A campaign that would pass today's limits is refused before anything is stored (each send takes its share).
+  await checkDailyRoom({
+    accountId,
+    settings: await sendSettings(accountId),
+    messages: sends.reduce((sum, send) => sum + send.to.length, 0),
+    segments: sends.reduce((sum, send) => sum + countSegments(send.body).numSegments * send.to.length, 0),
+    now,
+  });
+
+  const campaign = await db().campaign.create({
+    data: {
+      id: uuidv7(now.getTime()),
+      accountId,
+      name: request.name,
+      body: request.body,
+      fromNumbers: JSON.stringify(from),
+      audience: JSON.stringify(request.audience),
+      status: "running",
+      sendAt,
+      recipients: recipients.length,
+      createdBy: input.createdBy,
+      createdAt: now,
+    },
+  });
+
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < sends.length; i = next++) {

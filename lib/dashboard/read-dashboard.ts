@@ -5,6 +5,9 @@ import { liveWorkers, type LiveWorker } from "../delivery/worker-heartbeat";
 import { webhookHealth, type WebhookHealth } from "../webhooks/webhook-health";
 import { localDay } from "../accounts/local-time";
 import { QUEUED_STATUSES } from "../messaging/message-status";
+import { dailyUsage, type DailyUsageView } from "../guard/daily-limits";
+import { listHeldGroups, type HeldGroup } from "../guard/held-messages";
+import { sendSettings } from "../guard/send-settings";
 
 export interface NumberQueue {
   number: string;
@@ -33,6 +36,8 @@ export interface Dashboard {
    */
   carrier: { configured: string; usesDefault: boolean; workers: LiveWorker[] };
   connections: ConnectionHealthView[];
+  /** The guard rails: today's usage of the daily limits, and the messages held for review by range. */
+  guard: { usage: DailyUsageView; held: HeldGroup[] };
   at: string;
 }
 
@@ -63,7 +68,7 @@ export async function readDashboard(accountId: string, now = new Date()): Promis
   });
   if (!account) throw new ApiError("NotFound", { detail: `no account ${accountId}` });
   const day = localDay(now, account.timeZone);
-  const [statuses, numbers, waiting, webhook, endpoint, workers, connections] = await Promise.all([
+  const [statuses, numbers, waiting, webhook, endpoint, workers, connections, usage, held] = await Promise.all([
     client.message.groupBy({
       by: ["status"],
       where: { accountId, createdAt: { gte: day.start } },
@@ -89,6 +94,8 @@ export async function readDashboard(accountId: string, now = new Date()): Promis
       orderBy: { name: "asc" },
       select: { id: true, name: true, type: true, enabled: true, state: true, stateDetail: true, stateSince: true },
     }),
+    sendSettings(accountId).then((settings) => dailyUsage(accountId, settings, now)),
+    listHeldGroups(accountId),
   ]);
   const routed = new Map<string, number>();
   for (const n of numbers) if (n.carrierId) routed.set(n.carrierId, (routed.get(n.carrierId) ?? 0) + 1);
@@ -136,6 +143,7 @@ export async function readDashboard(accountId: string, now = new Date()): Promis
       stateSince: c.stateSince?.toISOString() ?? null,
       numbers: routed.get(c.id) ?? 0,
     })),
+    guard: { usage, held },
     at: now.toISOString(),
   };
 }

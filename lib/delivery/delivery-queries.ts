@@ -234,13 +234,22 @@ export function* dueSchedulesSteps(now: Date, limit: number): Steps<DueRow[]> {
 export function* lapsedSteps(now: Date, limit: number): Steps<LapsedRow[]> {
   const values: unknown[] = [];
   const bind = binder(values);
-  return yield* query<LapsedRow>(
+  const waiting = yield* query<LapsedRow>(
     `SELECT "id", "accountId", "referenceId", "numSegments" FROM "Message"
      WHERE "status" IN ('scheduled', 'queued') AND "validUntil" IS NOT NULL
        AND "validUntil" <= ${bind("date", now)} AND "partsSubmitted" = 0
      LIMIT ${Math.floor(limit)}`,
     values,
   );
+  if (waiting.length >= limit) return waiting;
+  // Held messages (lib/guard) are few, on a partial index of their own ("Message_held_idx", migration guard_rails).
+  const held = yield* query<LapsedRow>(
+    `SELECT "id", "accountId", "referenceId", "numSegments" FROM "Message"
+     WHERE "status" = 'held' AND "validUntil" <= ${placeholder(1, "date")}
+     LIMIT ${Math.floor(limit - waiting.length)}`,
+    [boundValue("date", now)],
+  );
+  return [...waiting, ...held];
 }
 
 /** Marks still-waiting parts (by id) `expired`; returns the ids this statement changed. */

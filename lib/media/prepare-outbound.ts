@@ -15,7 +15,7 @@ import { describeBytes, mediaKindOf, SNIFF_BYTES, sniffMediaType } from "./media
 import { routeMediaOf, type RouteMedia } from "./route-limits";
 
 // A scheduled MMS has its media ready before its time, so that it leaves on time.
-const PREPARED_STATUSES = ["scheduled", ...QUEUED_STATUSES];
+const PREPARED_STATUSES = ["held", "scheduled", ...QUEUED_STATUSES];
 
 // An outbound MMS is stored with the URLs its send named and mediaState "pending"; here each medium is fetched once
 // (a send to many destinations shares the fetch: messages are prepared in groups of the same media and route),

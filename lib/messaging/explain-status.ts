@@ -55,6 +55,11 @@ const REJECT_REASONS: Record<string, { title: string; detail: string }> = {
     title: "The same number appeared earlier in the request, so this copy was not sent.",
     detail: "The number got the message once, from the first entry.",
   },
+  CountryNotAllowed: {
+    title: "The account does not send to this phone's country, so nothing was sent.",
+    detail:
+      "An admin can add the country under Settings → Guard rails → Allowed countries (by default, only the countries of the account's numbers).",
+  },
 };
 
 // SMPP 3.4 command_status values (§5.1.3) a submit_sm_resp may carry, by number.
@@ -272,6 +277,15 @@ export function explainStatus(input: ExplainInput): Explanation | null {
       tone: "info",
       title: "The message was cancelled before it was sent.",
       detail: record?.statusDetails ? `${capitalize(record.statusDetails)}.` : undefined,
+    };
+  }
+
+  if (status === "held") {
+    const why = last("held")?.statusDetails;
+    return {
+      tone: "warning",
+      title: "Held for review: part of a sudden burst of messages to unusual numbers (SMS pumping defence).",
+      detail: `${why ? `${capitalize(why)}. ` : ""}An admin releases it (it then leaves as usual) or cancels it on the dashboard.`,
     };
   }
 

@@ -35,7 +35,7 @@ export const SDR_STATUSES = [
   {
     status: "rejected",
     meaning:
-      "Outcome: refused before sending; statusDetails gives the reason (FromNotOwned, InvalidDestination, DuplicateDestination, OptedOut).",
+      "Outcome: refused before sending; statusDetails gives the reason (FromNotOwned, InvalidDestination, DuplicateDestination, CountryNotAllowed, OptedOut).",
   },
   {
     status: "cancelled",

@@ -3,10 +3,11 @@
 // browser bundle imports this module as well as the server, the worker and the receipts.
 
 /**
- * Outbound statuses in lifecycle order: waiting for its time (a scheduled send), waiting in the queue, on its way,
- * then one of the outcomes (which share the last rank).
+ * Outbound statuses in lifecycle order: held for review (a burst to unusual destinations, lib/guard), waiting for its
+ * time (a scheduled send), waiting in the queue, on its way, then one of the outcomes (which share the last rank).
  */
 export const MESSAGE_STATUSES = [
+  "held",
   "scheduled",
   "queued",
   "sending",
@@ -49,8 +50,14 @@ export const QUEUED_STATUSES = MESSAGE_STATUSES.slice(
 /** The note of the `expired` SDRs of a message whose send's validity ran out before it was sent. */
 export const VALIDITY_UNSENT_NOTE = "validity period ended before it was sent";
 
-/** Statuses of a message nothing has left of yet, which can still be cancelled (with no part submitted). */
-export const WAITING_STATUSES: MessageStatus[] = ["scheduled", "queued"];
+/**
+ * Statuses of a message nothing has left of yet, which can still be cancelled (with no part submitted), expires when
+ * its validity runs out, and is refused when its destination opts out or its number is released.
+ */
+export const WAITING_STATUSES: MessageStatus[] = ["held", "scheduled", "queued"];
+
+/** What a campaign's pause, resume and cancel move: a held message stays held until someone reviews it. */
+export const CAMPAIGN_WAITING_STATUSES: MessageStatus[] = ["scheduled", "queued"];
 
 /** Whether a message can still be cancelled: waiting, with no part handed to the carrier. */
 export function isCancellable(status: string, partsSubmitted: number): boolean {

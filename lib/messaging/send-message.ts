@@ -22,12 +22,17 @@ import { metrics } from "../metrics/define-metrics";
 import { announceChanges } from "../realtime/announce-changes";
 import { processSingleton } from "../process-singletons";
 import { checkOwnMedia } from "../media/media-records";
+import { forgetSendSettings, sendSettings, type SendSettings } from "../guard/send-settings";
+import { destinationFacts } from "../guard/destination-facts";
+import { burstHolds } from "../guard/burst-hold";
+import { giveBackDailyShare, takeDailyShare, warnIfDue } from "../guard/daily-limits";
 
 // The group commit counts automatic bulk by this rule in the send's own transaction, and wakes the live view after
 // each batch: both are the sender's business, handed to lib/db before the first write.
 configureSendCommits({ sameText: autoBulkRule, afterBatch: announceChanges });
 
-export type RejectReason = "FromNotOwned" | "InvalidDestination" | "DuplicateDestination" | "OptedOut";
+export type RejectReason =
+  "FromNotOwned" | "InvalidDestination" | "DuplicateDestination" | "CountryNotAllowed" | "OptedOut";
 export type { MessageInfo, SendResult };
 
 // Which account holds a number, read at most once per API_KEY_CACHE_SECONDS per process (like keys): a number
@@ -51,25 +56,8 @@ async function ownsNumber(accountId: string, digits: string): Promise<boolean> {
 /** Forgets what this process knows of a number's owner: it was just provisioned or released here. */
 export function forgetNumberOwner(digits: string): void {
   numberOwners.delete(digits);
-}
-
-// Whether an account's sends use smart encoding by default, read like number owners (at most once per
-// API_KEY_CACHE_SECONDS per process; a change in the portal is forgotten at once in its own process).
-const smartDefaults = processSingleton("smartEncodingDefaults", () => new Map<string, { on: boolean; at: number }>());
-
-async function smartEncodingDefault(accountId: string): Promise<boolean> {
-  const now = Date.now();
-  const hit = smartDefaults.get(accountId);
-  if (hit && now - hit.at < env().API_KEY_CACHE_SECONDS * 1000) return hit.on;
-  const row = await db().account.findUnique({ where: { id: accountId }, select: { smartEncoding: true } });
-  if (smartDefaults.size > 10_000) smartDefaults.clear();
-  smartDefaults.set(accountId, { on: row?.smartEncoding ?? false, at: now });
-  return row?.smartEncoding ?? false;
-}
-
-/** Forgets what this process knows of an account's send defaults: its settings just changed here. */
-export function forgetSendDefaults(accountId: string): void {
-  smartDefaults.delete(accountId);
+  // The countries of an account's numbers are its default allowed countries.
+  forgetSendSettings();
 }
 
 /** One destination of a send as planned: its refusal, if any, and the text it gets. */
@@ -95,6 +83,8 @@ export interface SendPlan {
   /** The look-alike characters smart encoding replaced. */
   replaced: string[];
   sendAt: Date | null;
+  /** The account's send settings (null: the `from` is not the account's, nothing else is read). */
+  settings: SendSettings | null;
   optLogic: boolean;
   optStates: Map<string, DestinationOpt>;
   entries: PlannedEntry[];
@@ -113,7 +103,8 @@ export async function planSend(request: SendRequest, now: Date, scheduled?: Date
   const fromOwned = await ownsNumber(request.accountId, from);
   const destinations = request.to !== undefined ? [request.to] : request.toArray!;
   const isMms = (request.media ?? []).length > 0;
-  const smart = request.smartEncoding ?? (fromOwned && (await smartEncodingDefault(request.accountId)));
+  const settings = fromOwned ? await sendSettings(request.accountId) : null;
+  const smart = request.smartEncoding ?? settings?.smartEncoding ?? false;
   const { text: body, replaced } = smart ? smartEncode(request.body ?? "") : { text: request.body ?? "", replaced: [] };
   const segments = countSegments(body);
   const optLogic = request.optLogic ?? false;
@@ -142,7 +133,9 @@ export async function planSend(request: SendRequest, now: Date, scheduled?: Date
     if (!fromOwned) reason = "FromNotOwned";
     else if (digits === null) reason = "InvalidDestination";
     else if (seen.has(digits)) reason = "DuplicateDestination";
-    else if (opt?.status === "out") reason = "OptedOut";
+    else if (settings?.allowedCountries && !settings.allowedCountries.has(destinationFacts(digits).country)) {
+      reason = "CountryNotAllowed";
+    } else if (opt?.status === "out") reason = "OptedOut";
     if (digits !== null) seen.add(digits);
     // The text as sent: the response, the listing, the SDRs and the carrier all see the footer and its segments.
     const footerNow = footed !== null && reason === null && footerDue(opt?.lastFooterAt, now);
@@ -158,7 +151,7 @@ export async function planSend(request: SendRequest, now: Date, scheduled?: Date
       numSegments: isMms ? 1 : sentSegments.numSegments,
     };
   });
-  return { from, fromOwned, isMms, body, replaced, sendAt, optLogic, optStates, entries };
+  return { from, fromOwned, isMms, body, replaced, sendAt, settings, optLogic, optStates, entries };
 }
 
 /**
@@ -208,14 +201,35 @@ export async function sendMessages(input: {
   const queuedAt = sendAt ?? now;
   const validUntil =
     request.validitySeconds === undefined ? null : new Date(queuedAt.getTime() + request.validitySeconds * 1000);
+  // Guard rails (lib/guard): a burst to unusual destinations is held for review; the daily limits refuse the whole
+  // send (taking nothing) when it would pass one, and are given back if the commit fails.
+  const held = plan.settings
+    ? await burstHolds({
+        accountId: request.accountId,
+        settings: plan.settings,
+        entries: plan.entries.map((e) => (e.reason === null ? e.digits : null)),
+        now,
+      })
+    : new Map<number, string>();
+  const accepted = plan.entries.filter((e) => e.reason === null);
+  const take = plan.settings
+    ? await takeDailyShare({
+        accountId: request.accountId,
+        settings: plan.settings,
+        messages: accepted.length,
+        segments: accepted.reduce((sum, e) => sum + e.numSegments, 0),
+        now,
+      })
+    : null;
 
   const footersSent: NonNullable<SendWrite["optStates"]> = [];
   const write: SendWrite = { messages: [], sdrs: [], optStates: footersSent };
   const messageInfo: MessageInfo[] = [];
 
-  for (const entry of plan.entries) {
+  for (const [index, entry] of plan.entries.entries()) {
     const messageId = uuidv7(now.getTime());
     const { digits, reason } = entry;
+    const holdNote = held.get(index);
     if (entry.footer) footersSent.push({ accountId: request.accountId, number: digits!, lastFooterAt: now });
     const stored = digits ?? tnDigits(entry.destination) ?? entry.destination.slice(0, 64);
     write.messages.push({
@@ -231,7 +245,7 @@ export async function sendMessages(input: {
       mediaState: isMms && reason === null ? "pending" : "",
       numSegments: entry.numSegments,
       encoding: entry.segments.encoding,
-      status: reason ? "rejected" : waiting,
+      status: reason ? "rejected" : holdNote ? "held" : waiting,
       rejectReason: reason,
       conversational: request.conversational ?? false,
       bulk,
@@ -259,8 +273,10 @@ export async function sendMessages(input: {
     if (reason) sdr("rejected", reason, referenceId);
     else {
       sdr("accepted", "", referenceId);
-      // The queued SDR says "bulk" (automatic bulk patches it in the commit); a scheduled one says when.
-      if (sendAt === null) sdr("queued", autoBulk ? AUTO_BULK_DETAIL : bulk ? "bulk" : "");
+      // The queued SDR says "bulk" (automatic bulk patches it in the commit); a scheduled one says when; a held
+      // one why (its release writes the queued or scheduled SDR).
+      if (holdNote) sdr("held", holdNote);
+      else if (sendAt === null) sdr("queued", autoBulk ? AUTO_BULK_DETAIL : bulk ? "bulk" : "");
       else sdr("scheduled", `until ${sendAt.toISOString()}`);
     }
     messageInfo.push({
@@ -284,8 +300,17 @@ export async function sendMessages(input: {
     counter.countInCommit(write, sameText, () => input.idempotency?.record({ ...result, bulk: true }).responseBody);
   }
   if (request.conversational && fromOwned) await attachConversations(request.accountId, from, write.messages, now);
-  const { autoBulk: madeBulk } = await commitSendWrite(write);
+  let committed;
+  try {
+    committed = await commitSendWrite(write);
+  } catch (error) {
+    if (take) await giveBackDailyShare(take);
+    throw error;
+  }
+  const madeBulk = committed.autoBulk;
   countSends(messageInfo);
+  const firstAccepted = messageInfo.find((m) => m.status === "accepted");
+  if (take && plan.settings && firstAccepted) await warnIfDue(take, plan.settings, firstAccepted.messageId, now);
   return madeBulk ? { ...result, bulk: true } : result;
 }
 

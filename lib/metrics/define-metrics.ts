@@ -11,7 +11,13 @@ import { processSingleton } from "../process-singletons";
 //   carrier links). Only servers serve them, so a worker's figures are never counted twice.
 
 const CARRIER_STATES = ["connected", "bound", "connecting", "down"] as const;
-const REJECT_REASONS = ["FromNotOwned", "InvalidDestination", "DuplicateDestination", "OptedOut"] as const;
+const REJECT_REASONS = [
+  "FromNotOwned",
+  "InvalidDestination",
+  "DuplicateDestination",
+  "CountryNotAllowed",
+  "OptedOut",
+] as const;
 const RECEIPT_STATUSES = FINAL_STATUSES;
 const SUBMIT_ERRORS = ["retry", "failed", "rejected"] as const;
 export const WEBHOOK_OUTCOMES = ["accepted", "http_error", "timeout", "network", "refused"] as const;

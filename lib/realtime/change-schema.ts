@@ -63,6 +63,7 @@ const REASONS: Record<string, string> = {
   FromNotOwned: "Not sent: the number it was sent from no longer belongs to the account.",
   InvalidDestination: "Not sent: the phone number is not valid.",
   DuplicateDestination: "Not sent: the same phone was listed twice.",
+  CountryNotAllowed: "Not sent: the account does not send to this phone's country.",
 };
 
 /**

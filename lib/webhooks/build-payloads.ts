@@ -3,7 +3,26 @@ import { parseReceiptText } from "../carriers/smpp/parse-receipt";
 // The two event bodies exactly as the seed's Events section lists them: TNs without '+', ISO 8601 timestamps,
 // apiVersion v3. The body is the payload itself (no envelope); the kind travels in the `parley-event` header.
 
-export type WebhookEventKind = "message-received" | "message-status";
+export type WebhookEventKind = "message-received" | "message-status" | "limit-warning";
+
+/**
+ * Parley's own event (not the seed's): a daily limit of the account reached 80 % (lib/guard/daily-limits.ts), sent
+ * once per limit and day. `messageId` is the message whose send crossed the mark.
+ */
+export interface LimitWarningPayload {
+  apiVersion: "v3";
+  accountId: string;
+  messageId: string;
+  timestamp: string;
+  limit: "messages" | "segments";
+  used: number;
+  max: number;
+  percent: number;
+  /** The account's day (YYYY-MM-DD in its time zone) and when its limits start again. */
+  day: string;
+  timeZone: string;
+  resetsAt: string;
+}
 
 export interface InboundPayload {
   apiVersion: "v3";

@@ -2,8 +2,14 @@ import { db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { FINAL_STATUSES } from "../messaging/message-status";
 import { afterCommit, runSteps, type Steps } from "../db/steps";
-import { deliveryStatusPayload, formatStatusMsg, inboundPayload, type WebhookEventKind } from "./build-payloads";
-import { insertWebhookEventsSteps, messagesWithWebhookSteps } from "./webhook-queries";
+import {
+  deliveryStatusPayload,
+  formatStatusMsg,
+  inboundPayload,
+  type LimitWarningPayload,
+  type WebhookEventKind,
+} from "./build-payloads";
+import { hasWebhookSteps, insertWebhookEventsSteps, messagesWithWebhookSteps } from "./webhook-queries";
 
 // The outbox: events are written by the transaction that makes the change they report, so a committed change
 // always has its event and a rolled-back one never does; the dispatcher delivers them afterwards. An account with
@@ -86,6 +92,23 @@ export async function enqueueInboundEvent(tx: Tx, message: Parameters<typeof inb
       },
     ]),
   );
+}
+
+/** A daily limit's 80 % warning (lib/guard/daily-limits.ts), in the caller's transaction; none without a URL. */
+export function* enqueueLimitWarningSteps(payload: LimitWarningPayload, at: Date): Steps<void> {
+  if (!(yield* hasWebhookSteps(payload.accountId))) return;
+  yield* insertEvents([
+    {
+      id: uuidv7(),
+      accountId: payload.accountId,
+      messageId: payload.messageId,
+      kind: "limit-warning",
+      segmentNumber: null,
+      sequence: 0,
+      payload: JSON.stringify(payload),
+      at,
+    },
+  ]);
 }
 
 type PayloadMessage = Parameters<typeof deliveryStatusPayload>[0];

@@ -78,6 +78,17 @@ export function* messagesWithWebhookSteps(ids: string[]): Steps<WebhookMessageRo
   return messages;
 }
 
+/** Whether the account has a webhook URL (events are written only then). */
+export function* hasWebhookSteps(accountId: string): Steps<boolean> {
+  const values: unknown[] = [];
+  const bind = binder(values);
+  const rows = yield* query(
+    `SELECT 1 AS "one" FROM "WebhookEndpoint" WHERE "accountId" = ${bind("text", accountId)}`,
+    values,
+  );
+  return rows.length > 0;
+}
+
 // --- the dispatcher's lease -------------------------------------------------------------------------------------
 
 /** An event leased to a dispatcher, as it posts it. */

@@ -120,7 +120,7 @@ export const attemptQuery = z.object({
 export type AttemptQuery = z.infer<typeof attemptQuery>;
 
 /** The event kinds of the log's filter; `test` is the portal's test events (ids starting `test_`). */
-export const webhookEventKinds = ["message-received", "message-status", "test"] as const;
+export const webhookEventKinds = ["message-received", "message-status", "limit-warning", "test"] as const;
 
 export const eventQuery = z.object({
   status: z.enum(["pending", "delivered", "failed"]).optional(),

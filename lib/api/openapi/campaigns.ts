@@ -79,7 +79,13 @@ export function registerCampaigns(registry: OpenAPIRegistry, errorResponses: Err
     },
     responses: {
       200: json(created, "Message Create Successful: the campaign, with its first counts."),
-      ...errorResponses("POST", ["MissingAccountId", "InvalidRequest", "Unauthorized", "Forbidden"]),
+      ...errorResponses("POST", [
+        "MissingAccountId",
+        "InvalidRequest",
+        "Unauthorized",
+        "Forbidden",
+        "DailyLimitReached",
+      ]),
     },
   });
   registry.registerPath({

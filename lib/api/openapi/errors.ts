@@ -69,6 +69,13 @@ const ERROR_WHEN: Partial<Record<ErrorCode, { appliesTo: string; when: string }>
     appliesTo: "every operation with an accountId",
     when: "The `accountId` of the body, query or path is not the account of the credentials.",
   },
+  DailyLimitReached: {
+    appliesTo: "POST /messages, POST /campaigns",
+    when:
+      "The send would take the account past its daily limit of messages or of segments (Settings → Guard rails; counted by the " +
+      "account's day, in its time zone, when messages are accepted). The whole send is refused and nothing is stored; " +
+      "`data.error_message` says which limit, how many are left and when it starts again. An admin can raise the limit.",
+  },
   MessageNotCancellable: {
     appliesTo: "POST /messages/{messageId}/cancel",
     when:

@@ -33,7 +33,12 @@ or password in the URL: InvalidRequest naming the entry, \`'media[1]'\`); \`refe
 **Check order.** Credentials (401) → JSON present (MissingJSON) → JSON parses (InvalidJSON) → body is an object (InvalidRequest) →
 accountId (MissingAccountId) → from (MissingFrom) → to/toArray (MissingTo; both given: InvalidRequest) → body/media (MissingBody) →
 field types and limits (InvalidRequest) → accountId is the credentials' account (403 Forbidden) → from valid (InvalidNumber) →
-sendAt in range (InvalidRequest naming sendAt) → from owned (200, entries rejected with reason FromNotOwned). A destination that is invalid, repeated or opted out rejects only its entry.
+sendAt in range (InvalidRequest naming sendAt) → from owned (200, entries rejected with reason FromNotOwned) → the account's daily limits
+(429 DailyLimitReached, nothing stored). A destination that is invalid, repeated, in a country the account does not send to (CountryNotAllowed) or
+opted out rejects only its entry.
+
+**Guard rails.** Messages go only to the account's allowed countries (by default, those of its numbers). A sudden burst to premium-rate numbers or
+to countries the account has no number in is accepted but \`held\` (listing status) until an admin releases or cancels it on the dashboard.
 
 **Segments.** \`numSegments\` counts the text as sent (GSM 7-bit, Latin-1 or UCS-2, whichever needs fewest segments: 160/140/70 characters
 for one segment, 153/134/67 a part when concatenated). An MMS counts 1.
@@ -200,6 +205,7 @@ export function registerMessages(registry: OpenAPIRegistry, errorResponses: Erro
         "Unauthorized",
         "Forbidden",
         "IdempotencyConflict",
+        "DailyLimitReached",
         "SystemFailure",
       ]),
     },
@@ -270,7 +276,7 @@ export function registerMessages(registry: OpenAPIRegistry, errorResponses: Erro
     tags: ["Messages"],
     summary: "What a send would do, without sending",
     description:
-      "Takes the body of POST /messages and answers, without sending or storing anything: `body` as it would leave (smart encoding, the opt-out footer when due), its `encoding` and `numSegments`, the `culprits` (characters that keep it out of GSM-7), the look-alikes smart encoding `replaced`, and for each destination whether it would be `allowed` or refused and the `reason` (FromNotOwned, InvalidDestination, DuplicateDestination, OptedOut). The same checks and errors as a send.",
+      "Takes the body of POST /messages and answers, without sending or storing anything: `body` as it would leave (smart encoding, the opt-out footer when due), its `encoding` and `numSegments`, the `culprits` (characters that keep it out of GSM-7), the look-alikes smart encoding `replaced`, and for each destination whether it would be `allowed` or refused and the `reason` (FromNotOwned, InvalidDestination, DuplicateDestination, CountryNotAllowed, OptedOut). The same checks and errors as a send.",
     request: {
       body: {
         required: true,

@@ -3,7 +3,7 @@ import { readJson } from "@/lib/api/read-json";
 import { parseInput } from "@/lib/api/parse-input";
 import { getAccountSettings, updateAccountSettings } from "@/lib/accounts/account-settings";
 import { accountSettingsInput } from "@/lib/accounts/settings-schema";
-import { forgetSendDefaults } from "@/lib/messaging/send-message";
+import { forgetSendSettings } from "@/lib/guard/send-settings";
 
 export const dynamic = "force-dynamic";
 
@@ -11,12 +11,12 @@ export const dynamic = "force-dynamic";
 export const GET = withAdmin(async ({ accountId }) => adminResult({ account: await getAccountSettings(accountId) }));
 
 // PUT /api/admin/accounts/{accountId}: any of name, timeZone, rateLimitPerSecond, bulkWindowStart, bulkWindowEnd,
-// bulkShare, requireTwoFactor, conversationVisibility, autoAssign, agentOpenLimit, smartEncoding; the fields left
-// out keep theirs.
+// bulkShare, requireTwoFactor, conversationVisibility, autoAssign, agentOpenLimit, smartEncoding, and the guard
+// rails allowedCountries, dailyMessageLimit, dailySegmentLimit, burstHoldThreshold; the fields left out keep theirs.
 export const PUT = withAdmin(async ({ req, accountId, actor, ip }) => {
   const changes = parseInput(accountSettingsInput, await readJson(req));
   const account = await updateAccountSettings({ accountId, changes, by: { actor, ip } });
-  // This process's sends use the new default at once (others within API_KEY_CACHE_SECONDS).
-  forgetSendDefaults(accountId);
+  // This process's sends use the new settings at once (others within API_KEY_CACHE_SECONDS).
+  forgetSendSettings(accountId);
   return adminResult({ account }, true);
 });
