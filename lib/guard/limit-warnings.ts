@@ -38,7 +38,7 @@ export function limitWarnings(usage: UsageOfDay): LimitWarning[] {
       reached,
       percent,
       text: reached
-        ? `Today's ${limit} limit is reached (${figures}): sends are refused until the account's day ends (${usage.timeZone}).`
+        ? `Today's ${limit.slice(0, -1)} limit is reached (${figures}): sends are refused until the account's day ends (${usage.timeZone}).`
         : `Today's ${limit} are at ${percent} % of the daily limit (${figures}): past it, sends are refused until the day ends (${usage.timeZone}).`,
     });
   }

@@ -6,6 +6,7 @@ import {
   PENDING_STATUSES,
   QUEUED_STATUSES,
   WAITING_STATUSES,
+  CAMPAIGN_WAITING_STATUSES,
   isFailed,
   isFinal,
   isPending,
@@ -21,6 +22,7 @@ import { isFinalStatus } from "../../lib/messaging/explain-status";
 describe("message statuses", () => {
   it("lists the lifecycle in order, the outcomes last", () => {
     expect(MESSAGE_STATUSES).toEqual([
+      "held",
       "scheduled",
       "queued",
       "sending",
@@ -32,12 +34,14 @@ describe("message statuses", () => {
       "rejected",
       "cancelled",
     ]);
-    expect(PENDING_STATUSES).toEqual(["scheduled", "queued", "sending", "sent"]);
+    expect(PENDING_STATUSES).toEqual(["held", "scheduled", "queued", "sending", "sent"]);
     expect(FINAL_STATUSES).toEqual(["delivered", "undelivered", "failed", "expired", "rejected", "cancelled"]);
     expect(FAILED_STATUSES).toEqual(["undelivered", "failed", "expired", "rejected", "cancelled"]);
-    // The worker's queue leaves a scheduled message out until its time; a cancel takes the waiting ones.
+    // The worker's queue leaves a scheduled message out until its time, and a held one until it is released; a
+    // cancel takes the waiting ones, a campaign's pause leaves the held ones to their review.
     expect(QUEUED_STATUSES).toEqual(["queued", "sending"]);
-    expect(WAITING_STATUSES).toEqual(["scheduled", "queued"]);
+    expect(WAITING_STATUSES).toEqual(["held", "scheduled", "queued"]);
+    expect(CAMPAIGN_WAITING_STATUSES).toEqual(["scheduled", "queued"]);
     // The listing filters by the same list, not a copy of it.
     expect(LISTING_STATUSES).toBe(MESSAGE_STATUSES);
   });
@@ -58,6 +62,7 @@ describe("message statuses", () => {
   it("moves a message forward only", () => {
     expect(statusRank("")).toBe(0);
     expect(statusRank("received")).toBe(0);
+    expect(statusRank("held")).toBeLessThan(statusRank("scheduled"));
     expect(statusRank("scheduled")).toBeLessThan(statusRank("queued"));
     expect(statusRank("queued")).toBeLessThan(statusRank("sending"));
     expect(statusRank("sending")).toBeLessThan(statusRank("sent"));
