@@ -8,6 +8,8 @@
 //   npm run bench:send -- --growth 200000 [--db …]: instead, keeps sending single-destination sends (50 connections)
 //   until that many are stored, printing the rate and p99 of every 10,000, once with a body of its own per request
 //   and once with one body for all (automatic bulk's count grows with it): the rate must not fall as rows pile up.
+//   --daily-limit 100000000: the account has daily limits (guard rails), so every send takes its share of the day
+//   in a statement of its own before its commit: the cost of that statement, beside a run without the option.
 // Every accepted message is committed before its answer; the run ends by counting the rows to prove it.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     growth: { type: "string" },
     worker: { type: "string" },
+    "daily-limit": { type: "string" },
   },
 });
 process.env.PARLEY_TEST_DB = values.db;
@@ -257,6 +260,15 @@ async function main() {
   const server = await startServer({ env: { LOG_LEVEL: "warn" } });
   try {
     const account = await createTestAccount(server, { numbers: 1 });
+    if (values["daily-limit"]) {
+      const limit = Number(values["daily-limit"]);
+      const res = await fetch(`${server.baseUrl}/api/admin/accounts/${account.accountId}`, {
+        method: "PUT",
+        headers: account.headers,
+        body: JSON.stringify({ dailyMessageLimit: limit, dailySegmentLimit: limit }),
+      });
+      if (res.status !== 200) throw new Error(`setting the daily limits: ${res.status} ${await res.text()}`);
+    }
     const url = `${server.baseUrl}/v3/messages`;
     const single = JSON.stringify({
       accountId: account.accountId,
