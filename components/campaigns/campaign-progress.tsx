@@ -13,6 +13,7 @@ import { useCampaign, useCampaignAction } from "./use-campaigns";
 
 const ROWS: [keyof CampaignCounts, string][] = [
   ["scheduled", "Waiting for its time"],
+  ["held", "Held for review"],
   ["queued", "Queued"],
   ["sent", "Sent"],
   ["delivered", "Delivered"],

@@ -32,7 +32,7 @@ export const errorCodes = {
   // POST /v3/messages/{messageId}/cancel on a message that is no longer waiting (Parley's own).
   MessageNotCancellable: {
     statusCode: 409,
-    statusMessage: "Only a scheduled or queued message that has not started to leave can be cancelled",
+    statusMessage: "Only a held, scheduled or queued message that has not started to leave can be cancelled",
   },
   // A send past one of the account's daily limits (lib/guard/daily-limits.ts; Parley's own).
   DailyLimitReached: { statusCode: 429, statusMessage: "The account's daily sending limit is reached" },

@@ -24,6 +24,7 @@ async function countsOf(campaign: { id: string; accountId: string; createdAt: Da
   });
   const counts: CampaignCounts = {
     scheduled: 0,
+    held: 0,
     queued: 0,
     sent: 0,
     delivered: 0,
@@ -36,6 +37,7 @@ async function countsOf(campaign: { id: string; accountId: string; createdAt: Da
   for (const g of groups) {
     const n = g._count._all;
     if (g.status === "scheduled") counts.scheduled += n;
+    else if (g.status === "held") counts.held += n;
     else if (g.status === "queued") counts.queued += n;
     else if (g.status === "sending" || g.status === "sent") counts.sent += n;
     else if (g.status === "delivered") counts.delivered += n;
@@ -70,7 +72,7 @@ type CampaignRow = Awaited<ReturnType<typeof campaignRow>>;
 
 async function view(row: CampaignRow): Promise<CampaignView> {
   const counts = await countsOf(row);
-  const waiting = counts.scheduled + counts.queued + counts.sent;
+  const waiting = counts.scheduled + counts.held + counts.queued + counts.sent;
   let status: CampaignStatus = row.status as CampaignStatus;
   if (row.status === "running") {
     if (waiting === 0) status = "finished";

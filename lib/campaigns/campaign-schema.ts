@@ -44,6 +44,8 @@ export type CampaignAction = (typeof CAMPAIGN_ACTIONS)[number];
 export interface CampaignCounts {
   /** Waiting for the campaign's time, or held while it is paused. */
   scheduled: number;
+  /** Held for review by the SMS pumping defence (lib/guard): they leave only once released on the dashboard. */
+  held: number;
   queued: number;
   /** Handed to the carrier, no outcome yet. */
   sent: number;

@@ -14,7 +14,7 @@ import { validTn, withPlus } from "../messaging/phone-number";
 import { scheduledTime } from "../messaging/send-schema";
 import { sendMessages } from "../messaging/send-message";
 import type { Sender } from "../messaging/sender";
-import { CAMPAIGN_WAITING_STATUSES as WAITING_STATUSES } from "../messaging/message-status";
+import { CAMPAIGN_WAITING_STATUSES, WAITING_STATUSES } from "../messaging/message-status";
 import { campaignInputSchema, type CampaignAction, type CampaignAudience, type CampaignView } from "./campaign-schema";
 import { campaignRow, getCampaign } from "./campaign-progress";
 import { checkDailyRoom } from "../guard/daily-limits";
@@ -248,13 +248,14 @@ export async function changeCampaign(input: {
   const row = await campaignRow(input.accountId, input.campaignId);
   const at = new Date();
   const refuse = (why: string) => new ApiError("InvalidRequest", { detail: why, field: "action" });
-  const stillWaiting = { status: WAITING_STATUSES, partsSubmitted: 0 };
+  // Pause and resume leave held messages to their review (held-messages.ts); cancel takes them too.
+  const stillWaiting = { status: CAMPAIGN_WAITING_STATUSES, partsSubmitted: 0 };
   if (row.status === "cancelled") throw refuse("the campaign is cancelled");
   if (input.action === "pause") {
     if (row.status === "paused") throw refuse("the campaign is paused already");
     await db().campaign.update({ where: { id: row.id }, data: { status: "paused" } });
     await moveInBatches(
-      await waitingIds(row.id, { status: { in: WAITING_STATUSES } }),
+      await waitingIds(row.id, { status: { in: CAMPAIGN_WAITING_STATUSES } }),
       {
         set: { status: "scheduled", sendAt: null },
         onlyFrom: stillWaiting,
@@ -287,7 +288,7 @@ export async function changeCampaign(input: {
       await waitingIds(row.id, { status: { in: WAITING_STATUSES } }),
       {
         set: { status: "cancelled", nextAttemptAt: null },
-        onlyFrom: stillWaiting,
+        onlyFrom: { status: WAITING_STATUSES, partsSubmitted: 0 },
         sdrs: (m) => everySegment(m, "cancelled", `campaign cancelled by ${input.by}`, at),
       },
       at,

@@ -16,7 +16,7 @@ export async function attachConversations(
 ): Promise<void> {
   for (const message of messages) {
     const key = { accountId, accountNumber: from, remoteNumber: message.toNumber };
-    if (message.status === "queued" || message.status === "scheduled") {
+    if (message.status === "queued" || message.status === "scheduled" || message.status === "held") {
       message.conversationId = await upsertConversation(key, at);
     } else if (message.rejectReason === "OptedOut") {
       const existing = await db().conversation.findUnique({

@@ -111,7 +111,10 @@ export async function takeDailyShare(input: ShareAsked): Promise<DailyTake | nul
   if ((messageLimit > 0 && messages > messageLimit) || (segmentLimit > 0 && segments > segmentLimit)) {
     throw await over();
   }
-  const after = await takeInBatch({ accountId, day, messages, segments, messageLimit, segmentLimit });
+  const args = { accountId, day, messages, segments, messageLimit, segmentLimit };
+  let after = await takeInBatch(args);
+  // Refused, but the day has room when read again: a share was given back meanwhile. Once more.
+  if (after === null && (await roomLeft(input, day)) === null) after = await takeInBatch(args);
   if (after === null) throw await over();
   return { accountId, day, messages, segments, after };
 }

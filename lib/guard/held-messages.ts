@@ -4,7 +4,10 @@ import { writeTransaction } from "../db/steps";
 import { everySegment } from "../delivery/due-messages";
 import { recordTransitions, sdrRow } from "../messaging/record-transitions";
 import { withPlus } from "../messaging/phone-number";
+import { localDay } from "../accounts/local-time";
 import { destinationFacts } from "./destination-facts";
+import { giveBackDailyUsageSteps } from "./guard-queries";
+import { sendSettings } from "./send-settings";
 
 // Messages the pumping defence held (burst-hold.ts), as the dashboard reviews them: grouped by the prefix their burst
 // was counted in, each group released (its messages join the queue, or wait for their sendAt) or cancelled. Both are
@@ -35,6 +38,7 @@ async function heldRows(accountId: string) {
       numSegments: true,
       bulk: true,
       sendAt: true,
+      campaignId: true,
       createdAt: true,
     },
     orderBy: { createdAt: "asc" },
@@ -86,22 +90,52 @@ export async function reviewHeld(input: {
   }
   const at = new Date();
   const onlyFrom = { status: ["held"], partsSubmitted: 0 };
-  const unmoved = await writeTransaction(() => {
+  const settings = await sendSettings(input.accountId);
+  const campaignIds = [...new Set(rows.map((r) => r.campaignId).filter((id): id is string => id !== null))];
+  const paused = new Set(
+    campaignIds.length === 0
+      ? []
+      : (
+          await db().campaign.findMany({
+            where: { id: { in: campaignIds }, status: "paused" },
+            select: { id: true },
+          })
+        ).map((c) => c.id),
+  );
+  const unmoved = await writeTransaction(function* () {
     if (input.action === "cancel") {
-      return recordTransitions({
+      const unmovedIds = yield* recordTransitions({
         changes: [{ ids: rows.map((r) => r.id), set: { status: "cancelled", nextAttemptAt: null }, onlyFrom }],
         sdrs: rows.flatMap((r) => everySegment(r, "cancelled", `cancelled after review by ${input.by}`, at)),
         at,
       });
+      // A burst that was rightly stopped must not use up the day's limits: its share is given back.
+      if (settings.dailyMessageLimit > 0 || settings.dailySegmentLimit > 0) {
+        const byDay = new Map<string, { messages: number; segments: number }>();
+        for (const r of rows.filter((row) => !unmovedIds.has(row.id))) {
+          const day = localDay(r.createdAt, settings.timeZone).date;
+          const share = byDay.get(day) ?? { messages: 0, segments: 0 };
+          share.messages += 1;
+          share.segments += r.numSegments;
+          byDay.set(day, share);
+        }
+        for (const [day, share] of byDay) {
+          yield* giveBackDailyUsageSteps({ accountId: input.accountId, day, ...share });
+        }
+      }
+      return unmovedIds;
     }
-    // A held scheduled message waits for its time again; the others join the queue now.
-    const later = rows.filter((r) => r.sendAt !== null && r.sendAt.getTime() > at.getTime());
-    const now = rows.filter((r) => !later.includes(r));
+    // A held scheduled message waits for its time again, one of a paused campaign waits for its resume (as the
+    // campaign's other messages do); the others join the queue now.
     const note = `released after review by ${input.by}`;
-    return recordTransitions({
+    const pausedOnes = rows.filter((r) => r.campaignId !== null && paused.has(r.campaignId));
+    const later = rows.filter((r) => !pausedOnes.includes(r) && r.sendAt !== null && r.sendAt.getTime() > at.getTime());
+    const now = rows.filter((r) => !later.includes(r) && !pausedOnes.includes(r));
+    return yield* recordTransitions({
       changes: [
         { ids: now.map((r) => r.id), set: { status: "queued" }, onlyFrom },
         { ids: later.map((r) => r.id), set: { status: "scheduled" }, onlyFrom },
+        { ids: pausedOnes.map((r) => r.id), set: { status: "scheduled", sendAt: null }, onlyFrom },
       ].filter((c) => c.ids.length > 0),
       sdrs: [
         ...now.map((r) => sdrRow(r.id, r.accountId, "queued", at.getTime(), { statusDetails: note })),
@@ -109,6 +143,9 @@ export async function reviewHeld(input: {
           sdrRow(r.id, r.accountId, "scheduled", at.getTime(), {
             statusDetails: `until ${r.sendAt!.toISOString()}; ${note}`,
           }),
+        ),
+        ...pausedOnes.map((r) =>
+          sdrRow(r.id, r.accountId, "scheduled", at.getTime(), { statusDetails: `${note}; campaign paused` }),
         ),
       ],
       at,

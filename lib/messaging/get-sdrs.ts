@@ -16,6 +16,11 @@ export const SDR_STATUSES = [
     meaning: "A send with sendAt: waiting for its time (statusDetails says until when); then `queued`.",
   },
   {
+    status: "held",
+    meaning:
+      "Held for review by the SMS pumping defence (a burst to unusual numbers; statusDetails says which); then `queued` once an admin releases it, or `cancelled`.",
+  },
+  {
     status: "queued",
     meaning:
       "Waiting for the throttle: per-number and per-account rates, bulk window. statusDetails `bulk` for bulk messages.",

@@ -201,16 +201,9 @@ export async function sendMessages(input: {
   const queuedAt = sendAt ?? now;
   const validUntil =
     request.validitySeconds === undefined ? null : new Date(queuedAt.getTime() + request.validitySeconds * 1000);
-  // Guard rails (lib/guard): a burst to unusual destinations is held for review; the daily limits refuse the whole
-  // send (taking nothing) when it would pass one, and are given back if the commit fails.
-  const held = plan.settings
-    ? await burstHolds({
-        accountId: request.accountId,
-        settings: plan.settings,
-        entries: plan.entries.map((e) => (e.reason === null ? e.digits : null)),
-        now,
-      })
-    : new Map<number, string>();
+  // Guard rails (lib/guard): the daily limits refuse the whole send (taking nothing) when it would pass one, and are
+  // given back if the send then fails; a burst to unusual destinations is held for review (counted only for a send
+  // the limits let through).
   const accepted = plan.entries.filter((e) => e.reason === null);
   const take = plan.settings
     ? await takeDailyShare({
@@ -221,6 +214,18 @@ export async function sendMessages(input: {
         now,
       })
     : null;
+  const giveBack = async (error: unknown): Promise<never> => {
+    if (take) await giveBackDailyShare(take);
+    throw error;
+  };
+  const held = plan.settings
+    ? await burstHolds({
+        accountId: request.accountId,
+        settings: plan.settings,
+        entries: plan.entries.map((e) => (e.reason === null ? e.digits : null)),
+        now,
+      }).catch(giveBack)
+    : new Map<number, string>();
 
   const footersSent: NonNullable<SendWrite["optStates"]> = [];
   const write: SendWrite = { messages: [], sdrs: [], optStates: footersSent };
@@ -299,14 +304,10 @@ export async function sendMessages(input: {
     // The answer stored for the Idempotency-Key if the commit's count makes this send bulk.
     counter.countInCommit(write, sameText, () => input.idempotency?.record({ ...result, bulk: true }).responseBody);
   }
-  if (request.conversational && fromOwned) await attachConversations(request.accountId, from, write.messages, now);
-  let committed;
-  try {
-    committed = await commitSendWrite(write);
-  } catch (error) {
-    if (take) await giveBackDailyShare(take);
-    throw error;
-  }
+  const committed = await (async () => {
+    if (request.conversational && fromOwned) await attachConversations(request.accountId, from, write.messages, now);
+    return commitSendWrite(write);
+  })().catch(giveBack);
   const madeBulk = committed.autoBulk;
   countSends(messageInfo);
   const firstAccepted = messageInfo.find((m) => m.status === "accepted");

@@ -357,6 +357,19 @@ describe("the SMS pumping defence", () => {
     expect(await statusOf(account, next!.messageId)).toBe("cancelled");
   });
 
+  it("gives a cancelled burst's share of the daily limit back, so real sends are not refused for it", async () => {
+    const account = await newAccount({ allowedCountries: ["*"], burstHoldThreshold: 2, dailyMessageLimit: 6 });
+    await entries(account, { toArray: Array.from({ length: 5 }, sierraLeone), bulk: false });
+    expect((await dashboard(account)).guard.usage.messages).toEqual({ used: 5, max: 6 });
+    const cancel = await call(server, "POST", `/api/admin/accounts/${account.accountId}/held`, {
+      headers: account.headers,
+      body: { prefix: "+232761", action: "cancel" },
+    });
+    expect(cancel.json.data.review.messages).toBe(3);
+    expect((await dashboard(account)).guard.usage.messages).toEqual({ used: 2, max: 6 });
+    expect(await entries(account, { toArray: [randomNumber(), randomNumber(), randomNumber()] })).toHaveLength(3);
+  });
+
   it("holds nothing with the threshold at 0", async () => {
     const account = await newAccount({ allowedCountries: ["*"], burstHoldThreshold: 0 });
     const sent = await entries(account, { toArray: Array.from({ length: 4 }, sierraLeone), bulk: false });

@@ -9,10 +9,9 @@ import { apiVersion, envelopeOf, requestIdHeader } from "./shared";
 
 const counts = z.object(
   Object.fromEntries(
-    ["scheduled", "queued", "sent", "delivered", "failed", "optedOut", "refused", "cancelled", "replied"].map((k) => [
-      k,
-      z.number().int(),
-    ]),
+    ["scheduled", "held", "queued", "sent", "delivered", "failed", "optedOut", "refused", "cancelled", "replied"].map(
+      (k) => [k, z.number().int()],
+    ),
   ),
 );
 
