@@ -17,7 +17,7 @@ import type { Sender } from "../messaging/sender";
 import { CAMPAIGN_WAITING_STATUSES, WAITING_STATUSES } from "../messaging/message-status";
 import { campaignInputSchema, type CampaignAction, type CampaignAudience, type CampaignView } from "./campaign-schema";
 import { campaignRow, getCampaign } from "./campaign-progress";
-import { checkDailyRoom } from "../guard/daily-limits";
+import { giveBackDailyShare, takeDailyShare, warnIfDue } from "../guard/daily-limits";
 import { sendSettings } from "../guard/send-settings";
 import { countSegments } from "../segments/count-segments";
 
@@ -152,55 +152,80 @@ export async function createCampaign(input: {
       return true;
     });
   }
-  // A campaign that would pass today's limits is refused before anything is stored (each send takes its share).
-  await checkDailyRoom({
+  // The daily limits' share of the whole audience is taken at once: a campaign that would pass a limit is refused
+  // before anything is stored, and one that fits cannot be cut short by other sends. What its sends did not use
+  // (opted-out phones, say) is given back at the end, all of it if storing fails.
+  const settings = await sendSettings(accountId);
+  const take = await takeDailyShare({
     accountId,
-    settings: await sendSettings(accountId),
+    settings,
     messages: sends.reduce((sum, send) => sum + send.to.length, 0),
     segments: sends.reduce((sum, send) => sum + countSegments(send.body).numSegments * send.to.length, 0),
     now,
   });
+  const used = { messages: 0, segments: 0, first: null as string | null };
+  try {
+    const stored = await storeCampaign();
+    if (take && used.first) await warnIfDue(take, settings, used.first, now);
+    return stored;
+  } finally {
+    const unused = take && {
+      ...take,
+      messages: take.messages - used.messages,
+      segments: take.segments - used.segments,
+    };
+    if (unused && (unused.messages > 0 || unused.segments > 0)) await giveBackDailyShare(unused);
+  }
 
-  const campaign = await db().campaign.create({
-    data: {
-      id: uuidv7(now.getTime()),
-      accountId,
-      name: request.name,
-      body: request.body,
-      fromNumbers: JSON.stringify(from),
-      audience: JSON.stringify(request.audience),
-      status: "running",
-      sendAt,
-      recipients: recipients.length,
-      createdBy: input.createdBy,
-      createdAt: now,
-    },
-  });
+  async function storeCampaign(): Promise<CampaignView> {
+    const campaign = await db().campaign.create({
+      data: {
+        id: uuidv7(now.getTime()),
+        accountId,
+        name: request.name,
+        body: request.body,
+        fromNumbers: JSON.stringify(from),
+        audience: JSON.stringify(request.audience),
+        status: "running",
+        sendAt,
+        recipients: recipients.length,
+        createdBy: input.createdBy,
+        createdAt: now,
+      },
+    });
 
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < sends.length; i = next++) {
-      const send = sends[i]!;
-      if (send.to.length === 0) continue;
-      await sendMessages({
-        sender: input.sender,
-        request: {
-          accountId,
-          from: send.from,
-          toArray: send.to,
-          body: send.body,
-          bulk: true,
-          userType: "campaign",
-          userId: campaign.id,
-        },
-        requestId: input.requestId,
-        campaignId: campaign.id,
-        ...(sendAt ? { sendAt } : {}),
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: SEND_CONCURRENCY }, worker));
-  return getCampaign({ accountId, campaignId: campaign.id });
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < sends.length; i = next++) {
+        const send = sends[i]!;
+        if (send.to.length === 0) continue;
+        const result = await sendMessages({
+          sender: input.sender,
+          request: {
+            accountId,
+            from: send.from,
+            toArray: send.to,
+            body: send.body,
+            bulk: true,
+            userType: "campaign",
+            userId: campaign.id,
+          },
+          requestId: input.requestId,
+          campaignId: campaign.id,
+          ...(sendAt ? { sendAt } : {}),
+          shareTaken: take !== null,
+        });
+        for (const entry of result.messageInfo) {
+          if (entry.status !== "accepted") continue;
+          used.first ??= entry.messageId;
+          used.messages += 1;
+          used.segments += entry.numSegments;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: SEND_CONCURRENCY }, worker));
+    return getCampaign({ accountId, campaignId: campaign.id });
+  }
 }
 
 /** The ids of the campaign's messages in these statuses (with no part handed to the carrier). */

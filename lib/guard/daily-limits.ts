@@ -85,17 +85,6 @@ async function roomLeft(input: ShareAsked, day: string): Promise<ApiError | null
 }
 
 /**
- * Throws DailyLimitReached if a share of this size would not fit in the day as it stands, taking nothing: a campaign
- * checks its whole audience before it stores anything (each of its sends then takes its own share).
- */
-export async function checkDailyRoom(input: ShareAsked): Promise<void> {
-  const { settings } = input;
-  if (settings.dailyMessageLimit === 0 && settings.dailySegmentLimit === 0) return;
-  const refused = await roomLeft(input, localDay(input.now, settings.timeZone).date);
-  if (refused) throw refused;
-}
-
-/**
  * Takes a send's messages and segments from the account's day, or throws DailyLimitReached (taking nothing).
  * Returns null when the account has no daily limit (nothing is counted then).
  */

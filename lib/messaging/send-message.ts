@@ -168,6 +168,8 @@ export async function sendMessages(input: {
   campaignId?: string;
   /** The campaign's time, checked when it was created (instead of the request's sendAt). */
   sendAt?: Date;
+  /** The daily limits' share was taken for the whole campaign already (lib/campaigns): none is taken here. */
+  shareTaken?: boolean;
 }): Promise<SendResult> {
   const { sender, request } = input;
   assertSenderAccount(sender, request.accountId);
@@ -205,15 +207,16 @@ export async function sendMessages(input: {
   // given back if the send then fails; a burst to unusual destinations is held for review (counted only for a send
   // the limits let through).
   const accepted = plan.entries.filter((e) => e.reason === null);
-  const take = plan.settings
-    ? await takeDailyShare({
-        accountId: request.accountId,
-        settings: plan.settings,
-        messages: accepted.length,
-        segments: accepted.reduce((sum, e) => sum + e.numSegments, 0),
-        now,
-      })
-    : null;
+  const take =
+    plan.settings && !input.shareTaken
+      ? await takeDailyShare({
+          accountId: request.accountId,
+          settings: plan.settings,
+          messages: accepted.length,
+          segments: accepted.reduce((sum, e) => sum + e.numSegments, 0),
+          now,
+        })
+      : null;
   const giveBack = async (error: unknown): Promise<never> => {
     if (take) await giveBackDailyShare(take);
     throw error;

@@ -272,6 +272,29 @@ describe("daily limits", () => {
     expect(campaigns.json.data.campaigns).toEqual([]);
     expect(await listed(account)).toHaveLength(0);
   });
+
+  it("takes a campaign's whole share at once and gives back what its opted-out phones did not use", async () => {
+    const account = await newAccount({ dailyMessageLimit: 5 });
+    const phones = [randomNumber(), randomNumber(), randomNumber(), randomNumber()];
+    const out = await call(server, "POST", `/api/admin/accounts/${account.accountId}/opt/numbers`, {
+      headers: account.headers,
+      body: { number: phones[0], action: "out" },
+    });
+    expect(out.status, out.text).toBe(200);
+    const res = await call(server, "POST", "/v3/campaigns", {
+      headers: account.headers,
+      body: {
+        accountId: account.accountId,
+        name: "Fits",
+        body: "Doors open at 6",
+        fromNumbers: account.numbers,
+        audience: { numbers: phones },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.campaign.counts).toMatchObject({ optedOut: 1 });
+    expect((await dashboard(account)).guard.usage.messages).toEqual({ used: 3, max: 5 });
+  });
 });
 
 describe("the SMS pumping defence", () => {
@@ -368,6 +391,28 @@ describe("the SMS pumping defence", () => {
     expect(cancel.json.data.review.messages).toBe(3);
     expect((await dashboard(account)).guard.usage.messages).toEqual({ used: 2, max: 6 });
     expect(await entries(account, { toArray: [randomNumber(), randomNumber(), randomNumber()] })).toHaveLength(3);
+  });
+
+  it("holds a campaign's burst too; cancelling the campaign cancels its held messages", async () => {
+    const account = await newAccount({ allowedCountries: ["*"], burstHoldThreshold: 1 });
+    const res = await call(server, "POST", "/v3/campaigns", {
+      headers: account.headers,
+      body: {
+        accountId: account.accountId,
+        name: "Abroad",
+        body: "Our new branch is open",
+        fromNumbers: account.numbers,
+        audience: { numbers: [sierraLeone(), sierraLeone(), sierraLeone()] },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    const id = res.json.data.campaign.id;
+    expect(res.json.data.campaign.counts).toMatchObject({ held: 2 });
+    const cancelled = await call(server, "POST", `/v3/campaigns/${id}/cancel`, { headers: account.headers });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.json.data.campaign.counts).toMatchObject({ held: 0 });
+    expect(await listed(account, "&status=held")).toEqual([]);
+    expect((await dashboard(account)).guard.held).toEqual([]);
   });
 
   it("holds nothing with the threshold at 0", async () => {
