@@ -5,7 +5,8 @@ import { liveWorkers, type LiveWorker } from "../delivery/worker-heartbeat";
 import { webhookHealth, type WebhookHealth } from "../webhooks/webhook-health";
 import { localDay } from "../accounts/local-time";
 import { QUEUED_STATUSES } from "../messaging/message-status";
-import { dailyUsage, type DailyUsageView } from "../guard/daily-limits";
+import { dailyUsage } from "../guard/daily-limits";
+import type { UsageOfDay } from "../guard/limit-warnings";
 import { listHeldGroups, type HeldGroup } from "../guard/held-messages";
 import { sendSettings } from "../guard/send-settings";
 
@@ -37,7 +38,7 @@ export interface Dashboard {
   carrier: { configured: string; usesDefault: boolean; workers: LiveWorker[] };
   connections: ConnectionHealthView[];
   /** The guard rails: today's usage of the daily limits, and the messages held for review by range. */
-  guard: { usage: DailyUsageView; held: HeldGroup[] };
+  guard: { usage: UsageOfDay; held: HeldGroup[] };
   at: string;
 }
 

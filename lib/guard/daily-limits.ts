@@ -217,4 +217,3 @@ export async function dailyUsage(accountId: string, settings: SendSettings, now 
     segments: { used: used.segments, max: settings.dailySegmentLimit },
   };
 }
-export type DailyUsageView = UsageOfDay;

@@ -57,21 +57,16 @@ export function* giveBackDailyUsageSteps(input: {
   );
 }
 
-export function* readDailyUsageSteps(accountId: string, day: string): Steps<UsageRow & { warned: string[] }> {
+export function* readDailyUsageSteps(accountId: string, day: string): Steps<UsageRow> {
   const values: unknown[] = [];
   const bind = binder(values);
-  const rows = yield* query<Record<string, number | bigint | boolean>>(
-    `SELECT "messages", "segments", "warnedMessages", "warnedSegments" FROM "DailyUsage"
+  const rows = yield* query<{ messages: number | bigint; segments: number | bigint }>(
+    `SELECT "messages", "segments" FROM "DailyUsage"
      WHERE "accountId" = ${bind("text", accountId)} AND "day" = ${bind("text", day)}`,
     values,
   );
   const row = rows[0];
-  if (!row) return { messages: 0, segments: 0, warned: [] };
-  return {
-    messages: Number(row.messages),
-    segments: Number(row.segments),
-    warned: [row.warnedMessages ? "messages" : "", row.warnedSegments ? "segments" : ""].filter(Boolean),
-  };
+  return row ? { messages: Number(row.messages), segments: Number(row.segments) } : { messages: 0, segments: 0 };
 }
 
 /**
