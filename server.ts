@@ -8,6 +8,7 @@ import { Server as SocketServer } from "socket.io";
 import { announceListening, bootstrapEnv, env, publicUrl } from "./lib/env";
 import { logger } from "./lib/log";
 import { prepareDatabase } from "./lib/boot/prepare-database";
+import { startDatabaseUpkeep } from "./lib/boot/database-upkeep";
 import { disconnectDb } from "./lib/db/client";
 import { describeDemo, ensureDemo, type DemoCredentials } from "./lib/accounts/create-demo";
 import { sendWebResponse, toHandlerRequest, toStreamingRequest } from "./lib/http/node-bridge";
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
   const log = logger();
   await prepareDatabase();
   const bodyIndexer = startBodyIndexer();
+  const upkeep = startDatabaseUpkeep();
   const demo = config.PARLEY_DEMO ? await ensureDemo() : null;
   // The delivery worker (with the webhook dispatcher and retention) in a process of its own, unless it runs
   // elsewhere (`npm run worker`): it starts while Next prepares, and the server is ready when both are.
@@ -265,6 +267,7 @@ async function main(): Promise<void> {
       // A worker still starting is stopped once it has started.
       worker: async () => (await workerStarting?.catch(() => null))?.stop(),
       bodyIndexer: async () => bodyIndexer?.stop(),
+      upkeep: async () => upkeep.stop(),
     },
     last: disconnectDb,
   });

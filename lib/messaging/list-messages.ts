@@ -5,6 +5,7 @@ import { env } from "../env";
 import { StatementTimeout } from "../db/listing-reader";
 import { listingResultSchema, toListingResult } from "./message-serializers";
 import type { ListQuery } from "./list-schema";
+import { matchesByHour, SEEK_FROM, seekPage, tallied, totalOf } from "./message-tally";
 import {
   bodyPlan,
   countAll,
@@ -16,8 +17,9 @@ import {
 } from "./listing-queries";
 
 // GET /v3/messages (and the portal's Messages page): what to count and when, the cursor, the refusals. The SQL is
-// listing-queries.ts's; its costs stay flat as an account grows to millions of messages, and counts beyond
-// TOTAL_EXACT_UP_TO are cached.
+// listing-queries.ts's; its costs stay flat as an account grows to millions of messages. The filters the message
+// tally keeps (direction, type, status, time range) are counted from it, exactly, on every call, and its deep pages
+// seek through it (message-tally.ts); other counts beyond TOTAL_EXACT_UP_TO are cached.
 
 const totals = new Map<string, { total: number; at: number }>();
 const TOTALS_KEPT = 1000;
@@ -76,6 +78,13 @@ export type MessagePage = z.infer<typeof messagePageSchema>;
 export async function queryMessages(query: ListQuery): Promise<MessagePage> {
   try {
     const plan = await bodyPlan(query);
+    if (tallied(query)) {
+      // A deep offset page of the default order seeks through the counts; any other reads its rows beside them.
+      const seek = !query.after && !query.before && query.sortBy === "timestamp" && query.start >= SEEK_FROM;
+      const [hours, page] = await Promise.all([matchesByHour(query, plan), seek ? null : readPage(query, plan)]);
+      const rows = page ?? (await seekPage(query, plan, hours));
+      return { total: totalOf(hours), position: query.start, results: rows.map(toListingResult) };
+    }
     const [total, rows] = await Promise.all([countMatches(query, plan), readPage(query, plan)]);
     return { total, position: query.start, results: rows.map(toListingResult) };
   } catch (error) {

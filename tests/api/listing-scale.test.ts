@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
 import { SEED_BODIES, seedMessages } from "../helpers/seed-messages";
+import { db } from "../../lib/db/client";
+import { foldTallyDeltas } from "../../lib/messaging/message-tally-queries";
+import { SEEK_FROM } from "../../lib/messaging/message-tally";
 
 // GET /v3/messages on an account of tens of thousands of messages: keyset paging, the body filter through its index
 // and by scan, the listing timeout, and a send that does not wait for a slow listing.
@@ -277,5 +280,120 @@ describe("bounded listings", () => {
     // The listings cost the sends less than 100 ms each (a listing that held the server would cost its whole run).
     const report = `sends alone ${alone.map(Math.round)} ms, during listings ${during.map(Math.round)} ms; longest listing ${Math.round(longest)} ms`;
     expect(median(during) - median(alone), report).toBeLessThan(100);
+  });
+});
+
+describe("totals and deep offset pages from the message tally", () => {
+  // An account of its own: 3,000 messages over five days (about 25 an hour), changed and pruned below.
+  let tallied: TestAccount;
+  const HOUR = 3_600_000;
+
+  beforeAll(async () => {
+    tallied = await createTestAccount(server, { numbers: 2 });
+    await seedMessages(tallied.accountId, tallied.numbers, 3000, { days: 5 });
+  }, 120_000);
+
+  /** The filters of the listing's query as Prisma's `where`: the count and order computed independently. */
+  function where(filters: Record<string, string>) {
+    const createdAt: { gte?: Date; lt?: Date } = {};
+    if (filters.timestampBegin) createdAt.gte = new Date(filters.timestampBegin);
+    if (filters.timestampEnd) createdAt.lt = new Date(filters.timestampEnd);
+    return {
+      accountId: tallied.accountId,
+      ...(filters.status !== undefined && { status: filters.status }),
+      ...(filters.direction && { direction: filters.direction }),
+      ...(filters.messageType && { messageType: filters.messageType }),
+      ...(Object.keys(createdAt).length > 0 && { createdAt }),
+    };
+  }
+
+  async function totalOf(filters: Record<string, string>): Promise<number> {
+    const res = await list(new URLSearchParams(filters).toString(), tallied);
+    expect(res.status, res.text).toBe(200);
+    return res.json.data.total;
+  }
+
+  function ranges(): Record<string, string>[] {
+    // Hours of the seeded span: an unaligned range over several hours, one inside an hour, aligned ends.
+    const now = Date.now();
+    const hourStart = Math.floor((now - 2 * 86_400_000) / HOUR) * HOUR;
+    const at = (ms: number) => new Date(ms).toISOString();
+    return [
+      { timestampBegin: at(hourStart + 17 * 60_000), timestampEnd: at(hourStart + 7 * HOUR + 41 * 60_000) },
+      { timestampBegin: at(hourStart + 5 * 60_000), timestampEnd: at(hourStart + 50 * 60_000) },
+      { timestampBegin: at(hourStart), timestampEnd: at(hourStart + 3 * HOUR) },
+      { timestampBegin: at(hourStart + 30 * 60_000), timestampEnd: at(hourStart + 2 * HOUR) },
+      { timestampBegin: at(hourStart + HOUR), timestampEnd: at(hourStart + HOUR + 20 * 60_000) },
+      { timestampBegin: at(hourStart + 12 * HOUR + 1) },
+      { timestampEnd: at(hourStart + 12 * HOUR - 1) },
+    ];
+  }
+
+  async function expectTotals(): Promise<void> {
+    const filters: Record<string, string>[] = [
+      {},
+      { status: "failed" },
+      { direction: "inbound" },
+      { messageType: "mms" },
+      { direction: "outbound", messageType: "sms", status: "delivered" },
+      ...ranges(),
+      ...ranges().map((range) => ({ ...range, status: "delivered" })),
+    ];
+    for (const filter of filters) {
+      const expected = await db().message.count({ where: where(filter) });
+      expect(await totalOf(filter), JSON.stringify(filter)).toBe(expected);
+    }
+  }
+
+  it("counts every filter of direction, type, status and time range exactly", async () => {
+    await expectTotals();
+  });
+
+  it("keeps the counts exact as messages change status, are deleted, and after the changes are folded", async () => {
+    const some = await db().message.findMany({
+      where: { accountId: tallied.accountId, status: "failed" },
+      select: { id: true },
+      take: 40,
+    });
+    await db().message.updateMany({ where: { id: { in: some.map((m) => m.id) } }, data: { status: "delivered" } });
+    const pruned = await db().message.findMany({
+      where: { accountId: tallied.accountId },
+      orderBy: { createdAt: "asc" },
+      select: { id: true },
+      take: 25,
+    });
+    await db().message.deleteMany({ where: { id: { in: pruned.map((m) => m.id) } } });
+    await expectTotals();
+    // PostgreSQL keeps the changes apart until they are folded in (SQLite counts in place: nothing to fold).
+    await foldTallyDeltas();
+    await expectTotals();
+  });
+
+  it("reads a deep offset page as the same messages as skipping rows would, newest or oldest first", async () => {
+    const cases: Record<string, string>[] = [
+      { sortDir: "desc", start: String(SEEK_FROM) },
+      { sortDir: "desc", start: "2207", count: "13" },
+      { sortDir: "asc", start: "1500", count: "7" },
+      { sortDir: "desc", start: "700", status: "delivered" },
+      { sortDir: "asc", start: "600", direction: "outbound", ...ranges()[0] },
+      { sortDir: "desc", start: String(SEEK_FROM + 3), ...ranges()[5] },
+      { sortDir: "desc", start: "2970" },
+      { sortDir: "desc", start: "5000" },
+    ];
+    for (const query of cases) {
+      const res = await list(new URLSearchParams(query).toString(), tallied);
+      expect(res.status, res.text).toBe(200);
+      const direction = query.sortDir === "asc" ? "asc" : "desc";
+      const expected = await db().message.findMany({
+        where: where(query),
+        orderBy: [{ createdAt: direction }, { id: direction }],
+        skip: Number(query.start),
+        take: Number(query.count ?? 50),
+        select: { id: true },
+      });
+      const ids = (res.json.data.results as Result[]).map((r) => r.messageId);
+      expect(ids, JSON.stringify(query)).toEqual(expected.map((m) => m.id));
+      expect(res.json.data.position).toBe(Number(query.start));
+    }
   });
 });

@@ -1,0 +1,25 @@
+import { db, dbProvider } from "./client";
+
+// The planner's statistics of the database, refreshed by the server (lib/boot/database-upkeep.ts) at start-up and
+// after bulk loads, so that the first queries after an import plan as well as later ones.
+
+/**
+ * SQLite: `PRAGMA optimize` with "check every table" (0x10002), which runs ANALYZE, under its own time-bounded
+ * sample, on each table never analyzed or grown or shrunk a lot since. PostgreSQL: ANALYZE of the tables whose
+ * rows changed more than autovacuum's default share (10 %) since their statistics were taken, or never analyzed,
+ * which is what autovacuum would do on a cluster where it runs late or not at all. Returns the tables analyzed.
+ */
+export async function refreshStatistics(): Promise<string[]> {
+  if (dbProvider() === "sqlite") {
+    const rows = await db().$queryRawUnsafe<{ optimize?: string }[]>("PRAGMA optimize = 0x10003");
+    await db().$queryRawUnsafe("PRAGMA optimize = 0x10002");
+    return rows.map((row) => String(Object.values(row)[0] ?? "")).filter(Boolean);
+  }
+  const stale = await db().$queryRawUnsafe<{ name: string }[]>(
+    `SELECT relname AS name FROM pg_stat_user_tables
+     WHERE schemaname = current_schema() AND n_live_tup + n_mod_since_analyze > 1000
+       AND (coalesce(last_analyze, last_autoanalyze) IS NULL OR n_mod_since_analyze > 0.1 * n_live_tup)`,
+  );
+  for (const { name } of stale) await db().$executeRawUnsafe(`ANALYZE "${name.replace(/"/g, '""')}"`);
+  return stale.map((row) => row.name);
+}

@@ -1,0 +1,95 @@
+import type { ListQuery } from "./list-schema";
+import { countAll, readPageRows, type Plan } from "./listing-queries";
+import { readHourCounts, type HourCount } from "./message-tally-queries";
+import type { ListingRow } from "./message-serializers";
+
+// The listing's exact `total` and its deep offset pages without counting rows: for a query whose filters are all kept
+// in the message tally (direction, type, status and a time range), the matches per hour come from the tally, and
+// only the partial hours at a time range's ends are counted from the rows (an hour of messages at most each). The
+// cost follows the account's number of hours with messages, not its number of messages.
+
+const HOUR_MS = 3_600_000;
+
+/** From this offset on, a page of the default order seeks to its hour through the tally instead of skipping rows. */
+export const SEEK_FROM = 500;
+
+/** Whether every filter of the query is one the tally keeps (no id, reference, number or body filter). */
+export function tallied(query: ListQuery): boolean {
+  return (
+    query.messageId === undefined &&
+    query.referenceId === undefined &&
+    query.from === undefined &&
+    query.to === undefined &&
+    query.body === undefined
+  );
+}
+
+const hourOf = (at: Date): string => at.toISOString().slice(0, 13);
+const hourStart = (hour: string): Date => new Date(`${hour}:00:00.000Z`);
+const startOfHour = (at: Date): Date => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+
+/** The query's matches per hour, in ascending order of hours: exact, whole hours from the tally. */
+export async function matchesByHour(query: ListQuery, plan: Plan): Promise<HourCount[]> {
+  const begin = query.timestampBegin;
+  const end = query.timestampEnd;
+  // Whole hours: from the first hour that starts at or after `begin`, up to the hour `end` falls in (excluded).
+  const wholeFrom =
+    begin && (begin.getTime() % HOUR_MS === 0 ? begin : new Date(startOfHour(begin).getTime() + HOUR_MS));
+  const wholeTo = end && startOfHour(end);
+  const partial: Promise<HourCount | null>[] = [];
+  const countRange = async (from: Date | undefined, to: Date | undefined): Promise<HourCount | null> => {
+    if (from && to && from >= to) return null;
+    const n = await countAll({ ...query, timestampBegin: from, timestampEnd: to }, plan);
+    return n > 0 ? { hour: hourOf(from ?? to!), n } : null;
+  };
+  if (wholeFrom && wholeTo && wholeFrom > wholeTo) {
+    // Begin and end within one hour: that part of it, counted.
+    partial.push(countRange(begin, end));
+  } else {
+    if (begin && wholeFrom && begin < wholeFrom)
+      partial.push(countRange(begin, end && end < wholeFrom ? end : wholeFrom));
+    if (end && wholeTo && end > wholeTo && (!begin || begin <= wholeTo)) partial.push(countRange(wholeTo, end));
+  }
+  const [whole, ...edges] = await Promise.all([
+    wholeFrom && wholeTo && wholeFrom >= wholeTo
+      ? Promise.resolve([])
+      : readHourCounts({
+          accountId: query.accountId,
+          direction: query.direction,
+          messageType: query.messageType,
+          status: query.status,
+          fromHour: wholeFrom && hourOf(wholeFrom),
+          toHour: wholeTo && hourOf(wholeTo),
+        }),
+    ...partial,
+  ]);
+  const hours = [...(whole as HourCount[]), ...edges.filter((edge): edge is HourCount => edge !== null)];
+  return hours.sort((a, b) => (a.hour < b.hour ? -1 : a.hour > b.hour ? 1 : 0));
+}
+
+export const totalOf = (hours: HourCount[]): number => hours.reduce((sum, hour) => sum + hour.n, 0);
+
+/**
+ * A page of the default order (by time) at offset `start`: the hour holding the start-th match is found from the
+ * counts, then the page is read from that hour's first row on, skipping only the matches of that hour before it.
+ */
+export async function seekPage(query: ListQuery, plan: Plan, hours: HourCount[]): Promise<ListingRow[]> {
+  const newestFirst = query.sortDir === "desc";
+  const ordered = newestFirst ? [...hours].reverse() : hours;
+  let before = 0;
+  for (const { hour, n } of ordered) {
+    if (before + n > query.start) {
+      const skip = query.start - before;
+      if (newestFirst) {
+        const limit = new Date(hourStart(hour).getTime() + HOUR_MS);
+        const end = query.timestampEnd && query.timestampEnd < limit ? query.timestampEnd : limit;
+        return readPageRows({ ...query, timestampEnd: end, start: skip }, plan, null);
+      }
+      const from = hourStart(hour);
+      const begin = query.timestampBegin && query.timestampBegin > from ? query.timestampBegin : from;
+      return readPageRows({ ...query, timestampBegin: begin, start: skip }, plan, null);
+    }
+    before += n;
+  }
+  return [];
+}
