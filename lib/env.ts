@@ -69,6 +69,9 @@ const schema = z.object({
   STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   // A listing's total above 10,000 matches is counted at most once in this many seconds per account and filter.
   LISTING_TOTAL_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  // A body filter no index serves reads the rows in order: its total is counted exactly when the query's other
+  // filters match at most this many messages, and estimated from the newest this many otherwise (totalEstimated).
+  LISTING_SCAN_ROWS: z.coerce.number().int().min(100).max(10_000_000).default(20_000),
   // The delivery worker: a process each server starts and watches, unless told not to (then run `npm run worker`).
   PARLEY_WORKER: boolean.default(true),
   WORKER_POLL_MS: z.coerce.number().int().min(10).max(5000).default(100),

@@ -10,8 +10,8 @@ sqlite.pragma("query_only = ON");
 sqlite.pragma("mmap_size = 268435456");
 sqlite.pragma("cache_size = -32768");
 
-// The statement timeout: queries that may read many rows call parley_deadline() in their WHERE clause, once per row
-// examined; past the deadline it throws, which aborts the statement (SQLite has no timeout of its own, and
+// The statement timeout: queries that may read many rows call parley_deadline() in their WHERE clause, on some of the
+// rows they examine; past the deadline it throws, which aborts the statement (SQLite has no timeout of its own, and
 // better-sqlite3 exposes neither sqlite3_interrupt nor a progress handler).
 let deadline = Infinity;
 const TIMEOUT = "PARLEY_STATEMENT_TIMEOUT";

@@ -9,6 +9,7 @@ import { matchesByHour, SEEK_FROM, seekPage, tallied, totalOf } from "./message-
 import {
   bodyPlan,
   countAll,
+  countNewestMatches,
   countUpTo,
   readAnchor,
   readPageRows,
@@ -24,29 +25,54 @@ import {
 const totals = new Map<string, { total: number; at: number }>();
 const TOTALS_KEPT = 1000;
 
-/** The number of matches: exact up to TOTAL_EXACT_UP_TO on every call; above, cached per account and filters. */
-async function countMatches(query: ListQuery, plan: Plan): Promise<number> {
-  if (!plan.scan) {
-    const n = await countUpTo(query, plan, TOTAL_EXACT_UP_TO);
-    if (n <= TOTAL_EXACT_UP_TO) return n;
-  }
+interface Count {
+  total: number;
+  /** The body filter's total estimated from a sample rather than counted (it would read every row). */
+  estimated?: true;
+}
+
+/**
+ * The number of matches. Exact up to TOTAL_EXACT_UP_TO on every call, and above, cached per account and filters;
+ * a body filter that scans counts exactly up to LISTING_SCAN_ROWS messages of the other filters and estimates beyond.
+ */
+async function countMatches(query: ListQuery, plan: Plan): Promise<Count> {
+  if (plan.scan) return countScan(query, plan);
+  const n = await countUpTo(query, plan, TOTAL_EXACT_UP_TO);
+  if (n <= TOTAL_EXACT_UP_TO) return { total: n };
 
   const filters = [query.messageId, query.referenceId, query.from, query.to, query.messageType, query.direction];
   filters.push(query.status, query.body, query.timestampBegin?.toISOString(), query.timestampEnd?.toISOString());
   const key = JSON.stringify([env().DATABASE_URL, query.accountId, filters]);
   const cached = totals.get(key);
   const maxAge = env().LISTING_TOTAL_CACHE_SECONDS * 1000;
-  if (cached && Date.now() - cached.at < maxAge) return cached.total;
+  if (cached && Date.now() - cached.at < maxAge) return { total: cached.total };
   try {
     const all = await countAll(query, plan);
     if (totals.size >= TOTALS_KEPT) totals.delete(totals.keys().next().value!);
     totals.set(key, { total: all, at: Date.now() });
-    return all;
+    return { total: all };
   } catch (error) {
     // Counting every match would take longer than the statement timeout: the page still answers, with a lower bound.
-    if (error instanceof StatementTimeout) return cached?.total ?? TOTAL_EXACT_UP_TO + 1;
+    if (error instanceof StatementTimeout) return { total: cached?.total ?? TOTAL_EXACT_UP_TO + 1 };
     throw error;
   }
+}
+
+/**
+ * A body filter no index serves: the messages of the other filters are counted (from the tally, or by their
+ * indexes); up to LISTING_SCAN_ROWS of them, the matches are counted exactly, beyond, the share of matches among the
+ * newest LISTING_SCAN_ROWS is scaled to them all.
+ */
+async function countScan(query: ListQuery, plan: Plan): Promise<Count> {
+  const others = { ...query, body: undefined };
+  const othersPlan = await bodyPlan(others);
+  const rows = tallied(others)
+    ? totalOf(await matchesByHour(others, othersPlan))
+    : (await countMatches(others, othersPlan)).total;
+  const sample = env().LISTING_SCAN_ROWS;
+  if (rows <= sample) return { total: await countAll(query, plan) };
+  const matched = await countNewestMatches(query, plan, sample);
+  return { total: Math.round((matched / sample) * rows), estimated: true };
 }
 
 async function readPage(query: ListQuery, plan: Plan) {
@@ -64,6 +90,10 @@ async function readPage(query: ListQuery, plan: Plan) {
 // One page of a listing; the OpenAPI document's ListResponse data is generated from this schema.
 export const messagePageSchema = z.object({
   total: z.number().int().meta({ description: "Number of messages matching the query (all pages)." }),
+  totalEstimated: z.literal(true).optional().meta({
+    description:
+      "Present (true) when `total` is an estimate: a body filter no index serves, over more messages than LISTING_SCAN_ROWS, is counted from the newest of them and scaled.",
+  }),
   position: z.number().int().meta({ description: "Offset of this page (= start)." }),
   results: z.array(listingResultSchema),
 });
@@ -85,8 +115,13 @@ export async function queryMessages(query: ListQuery): Promise<MessagePage> {
       const rows = page ?? (await seekPage(query, plan, hours));
       return { total: totalOf(hours), position: query.start, results: rows.map(toListingResult) };
     }
-    const [total, rows] = await Promise.all([countMatches(query, plan), readPage(query, plan)]);
-    return { total, position: query.start, results: rows.map(toListingResult) };
+    const [count, rows] = await Promise.all([countMatches(query, plan), readPage(query, plan)]);
+    return {
+      total: count.total,
+      ...(count.estimated && { totalEstimated: true as const }),
+      position: query.start,
+      results: rows.map(toListingResult),
+    };
   } catch (error) {
     if (error instanceof StatementTimeout)
       throw new ApiError("QueryTimeout", {
