@@ -10,7 +10,20 @@ import { env } from "../env";
 export async function fanOutPool(onError: (error: Error) => void): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: 4 });
   pool.on("error", onError);
-  await pool.query(`CREATE TABLE IF NOT EXISTS socket_io_attachments (
-    id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)`);
+  // Under a lock: two servers starting at once would both find the table missing, and the second's CREATE fails on
+  // PostgreSQL's catalog (duplicate key in pg_type) even with IF NOT EXISTS.
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('socket_io_attachments'))");
+    await client.query(`CREATE TABLE IF NOT EXISTS socket_io_attachments (
+      id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)`);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
   return pool;
 }
