@@ -1,9 +1,9 @@
-import { refreshStatistics } from "../db/statistics-queries";
+import { refreshStatistics, warmListingReaders } from "../db/statistics-queries";
 import { foldTallyDeltas } from "../messaging/message-tally-queries";
 import { logger } from "../log";
 
-// What the database needs beside the requests, in every server process: the planner's statistics refreshed at
-// start-up and after bulk loads (checked every minute), and on PostgreSQL the message tally's appended changes folded
+// What the database needs beside the requests, in every server process: the listing's readers opened at start-up,
+// the planner's statistics refreshed at start-up and after bulk loads (checked every minute), and on PostgreSQL the message tally's appended changes folded
 // every two seconds (one process at a time; the others find the lock taken and skip).
 
 const STATISTICS_EVERY_MS = 60_000;
@@ -32,6 +32,7 @@ export function startDatabaseUpkeep(): DatabaseUpkeep {
   });
   const fold = attempt("folding the message tally", foldTallyDeltas);
   void statistics();
+  void attempt("opening the listing readers", warmListingReaders)();
   const timers = [setInterval(statistics, STATISTICS_EVERY_MS), setInterval(fold, FOLD_EVERY_MS)];
   for (const timer of timers) timer.unref();
   return { stop: () => timers.forEach(clearInterval) };

@@ -1,18 +1,20 @@
 import { db, dbProvider } from "./client";
+import { readListing } from "./listing-reader";
 
 // The planner's statistics of the database, refreshed by the server (lib/boot/database-upkeep.ts) at start-up and
 // after bulk loads, so that the first queries after an import plan as well as later ones.
 
 /**
- * SQLite: `PRAGMA optimize` with "check every table" (0x10002), which runs ANALYZE, under its own time-bounded
+ * SQLite: `PRAGMA optimize` with "check every table", which runs ANALYZE, under its own time-bounded
  * sample, on each table never analyzed or grown or shrunk a lot since. PostgreSQL: ANALYZE of the tables whose
  * rows changed more than autovacuum's default share (10 %) since their statistics were taken, or never analyzed,
  * which is what autovacuum would do on a cluster where it runs late or not at all. Returns the tables analyzed.
  */
 export async function refreshStatistics(): Promise<string[]> {
   if (dbProvider() === "sqlite") {
-    const rows = await db().$queryRawUnsafe<{ optimize?: string }[]>("PRAGMA optimize = 0x10003");
-    await db().$queryRawUnsafe("PRAGMA optimize = 0x10002");
+    // 0x10000 every table, 0x10 SQLite's own time bound on each ANALYZE, 0x2 run them, 0x1 only say which would run.
+    const rows = await db().$queryRawUnsafe<{ optimize?: string }[]>("PRAGMA optimize = 0x10013");
+    await db().$queryRawUnsafe("PRAGMA optimize = 0x10012");
     return rows.map((row) => String(Object.values(row)[0] ?? "")).filter(Boolean);
   }
   const stale = await db().$queryRawUnsafe<{ name: string }[]>(
@@ -22,4 +24,9 @@ export async function refreshStatistics(): Promise<string[]> {
   );
   for (const { name } of stale) await db().$executeRawUnsafe(`ANALYZE "${name.replace(/"/g, '""')}"`);
   return stale.map((row) => row.name);
+}
+
+/** Opens the listing's readers (threads and connections, with the schema and statistics read) before a first request needs them. */
+export async function warmListingReaders(): Promise<void> {
+  await readListing('SELECT count(*) AS n FROM "MessageTally"', []);
 }
