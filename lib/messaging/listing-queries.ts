@@ -89,7 +89,13 @@ export async function bodyPlan(query: ListQuery): Promise<Plan> {
       `EXPLAIN (FORMAT JSON) SELECT 1 FROM "Message" m ${probe.clause()}`,
       probe.params,
     )) as [{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }];
-    return { from: MESSAGE_FROM, body, scan: plan[0].Plan["Plan Rows"] > 2 * TOTAL_EXACT_UP_TO };
+    if (plan[0].Plan["Plan Rows"] > 2 * TOTAL_EXACT_UP_TO) return { from: MESSAGE_FROM, body, scan: true };
+    // Expected rare: the matches are read through the trigram index, then sorted. OFFSET 0 keeps the planner from
+    // folding the subquery into the page's ordered index scan, which its guess of the matches' number (often off
+    // by tenfold for a LIKE pattern) would otherwise make it choose, reading the account's rows until a page fills.
+    const from = (s: Statement) =>
+      `(SELECT * FROM "Message" WHERE "accountId" = ${s.value(query.accountId)} AND lower("body") LIKE ${s.value(pattern)} OFFSET 0) m`;
+    return { from, body: () => {}, scan: false };
   }
   // The exact test: SQLite's lower() folds ASCII letters only, which is exact for a needle of ASCII characters
   // (and native, so cheap); any other needle goes through the reader's own folding function, after its longest
