@@ -192,7 +192,8 @@ async function main() {
       console.log(`| ${row.name} | ${row.total} | ${row.first} | ${row.p50} | ${row.p95} | ${row.max} |`);
     }
 
-    const over = (key: "first" | "p95") => rows.filter((row) => row[key] > 50).map((row) => `${row.name} (${row[key]})`);
+    const over = (key: "first" | "p95") =>
+      rows.filter((row) => row[key] > 50).map((row) => `${row.name} (${row[key]})`);
     console.log(`\nfirst calls over 50 ms: ${over("first").join(", ") || "none"}`);
     console.log(`p95 over 50 ms: ${over("p95").join(", ") || "none"}`);
 

@@ -29,6 +29,30 @@ const step = sqlite.transaction(() => {
 // Rowids renumbered since the index was built (a VACUUM, a database restored from a VACUUM INTO copy): the message at
 // the mark is not the one indexed there. The index is emptied and built again from the first message; meanwhile
 // listings read the rows above the mark directly, so results stay exact, only slower.
+// The message tally (the message_tally migration): the messages above its mark are counted into it, many rows a
+// step (a GROUP BY, no row read into JavaScript), with the mark moved in the same transaction.
+const TALLY_CHUNK = 20_000;
+const tallyMark = sqlite.prepare(`SELECT "talliedUpTo" FROM "MessageTallyState" WHERE "id" = 1`).pluck();
+const tallyEnd = sqlite.prepare(
+  `SELECT rowid AS r, "id" FROM "Message" WHERE rowid > ? ORDER BY rowid LIMIT 1 OFFSET ${TALLY_CHUNK - 1}`,
+);
+const newest = sqlite.prepare(`SELECT rowid AS r, "id" FROM "Message" ORDER BY rowid DESC LIMIT 1`);
+const count = sqlite.prepare(
+  `INSERT INTO "MessageTally" ("accountId", "hour", "direction", "messageType", "status", "n")
+   SELECT "accountId", substr("createdAt", 1, 13), "direction", "messageType", "status", count(*) FROM "Message"
+   WHERE rowid > ? AND rowid <= ? GROUP BY 1, 2, 3, 4, 5
+   ON CONFLICT DO UPDATE SET "n" = "n" + excluded."n"`,
+);
+const moveTally = sqlite.prepare(`UPDATE "MessageTallyState" SET "talliedUpTo" = ?, "talliedId" = ? WHERE "id" = 1`);
+const tally = sqlite.transaction(() => {
+  const from = tallyMark.get() ?? 0;
+  const end = tallyEnd.get(from) ?? newest.get();
+  if (!end || end.r <= from) return 0;
+  count.run(from, end.r);
+  moveTally.run(end.r, end.id);
+  return end.r - from;
+});
+
 const verify = sqlite.transaction(() => {
   const state = sqlite.prepare(`SELECT "indexedUpTo" AS upTo, "indexedId" AS id FROM "MessageBodySearchState"`).get();
   if (!state || state.upTo === 0) return false;
@@ -38,8 +62,19 @@ const verify = sqlite.transaction(() => {
   sqlite.prepare(`UPDATE "MessageBodySearchState" SET "indexedUpTo" = 0, "indexedId" = NULL`).run();
   return true;
 });
+// The tally's mark checked the same way: renumbered rowids are counted again from the start.
+const verifyTally = sqlite.transaction(() => {
+  const state = sqlite.prepare(`SELECT "talliedUpTo" AS upTo, "talliedId" AS id FROM "MessageTallyState"`).get();
+  if (!state || state.upTo === 0) return false;
+  const at = sqlite.prepare(`SELECT "id" FROM "Message" WHERE rowid = ?`).pluck().get(state.upTo);
+  if (at === state.id) return false;
+  sqlite.prepare(`DELETE FROM "MessageTally"`).run();
+  sqlite.prepare(`UPDATE "MessageTallyState" SET "talliedUpTo" = 0, "talliedId" = NULL`).run();
+  return true;
+});
 try {
   if (verify.immediate()) parentPort.postMessage({ type: "rebuilding" });
+  verifyTally.immediate();
 } catch (error) {
   parentPort.postMessage({ type: "error", message: String(error?.message ?? error) });
 }
@@ -50,14 +85,16 @@ function loop() {
   timer = null;
   if (stopped) return;
   let indexed = 0;
+  let tallied = 0;
   try {
     // BEGIN IMMEDIATE: take the write lock before reading the mark, so two indexers never index the same rows.
     indexed = step.immediate();
+    tallied = tally.immediate();
   } catch (error) {
     parentPort.postMessage({ type: "error", message: String(error?.message ?? error) });
   }
   if (indexed > 0) parentPort.postMessage({ type: "indexed", rows: indexed });
-  timer = setTimeout(loop, indexed === chunk ? pauseMs : idleMs);
+  timer = setTimeout(loop, indexed === chunk || tallied >= TALLY_CHUNK ? pauseMs : idleMs);
 }
 loop();
 

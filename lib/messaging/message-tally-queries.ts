@@ -3,9 +3,11 @@ import { placeholder } from "../db/insert-rows";
 import { readListing } from "../db/listing-reader";
 
 // The SQL of the message tally: every account's messages counted by hour (UTC, "2026-11-27T09"), direction, type and
-// status, kept by the database's own triggers in the transaction of each write (the message_tally migration). On
-// PostgreSQL writes append to "MessageTallyDelta" and foldTallyDeltas() moves those rows into "MessageTally"; a count
-// reads both tables in one statement, so it sees one snapshot of them.
+// status (the message_tally migrations). On PostgreSQL the database's own triggers append every write's changes to
+// "MessageTallyDelta" in its transaction, and foldTallyDeltas() moves those rows into "MessageTally". On SQLite the
+// body indexer's thread counts new messages in behind the sends up to a mark, and triggers move the counts of the
+// messages below it on status changes and deletes. A count reads the tally and what is pending in one statement, so
+// it sees one snapshot of them.
 
 /** The tally's own filters: the account, and any of direction, type and status; hours from `fromHour` up to before `toHour`. */
 export interface TallyFilter {
@@ -25,29 +27,33 @@ export interface HourCount {
 /** Matching messages per hour, hours in ascending order, hours without any left out. */
 export async function readHourCounts(filter: TallyFilter): Promise<HourCount[]> {
   const params: unknown[] = [];
-  const where = (): string => {
+  // Parameters in SQL order (SQLite's are positional): each part binds its own.
+  const where = (hour: string): string => {
     const conditions: string[] = [];
     const bind = (column: string, value: string | undefined, op = "=") => {
       if (value === undefined) return;
       params.push(value);
-      conditions.push(`"${column}" ${op} ${placeholder(params.length, "text")}`);
+      conditions.push(`${column} ${op} ${placeholder(params.length, "text")}`);
     };
-    bind("accountId", filter.accountId);
-    bind("direction", filter.direction);
-    bind("messageType", filter.messageType);
-    bind("status", filter.status);
-    bind("hour", filter.fromHour, ">=");
-    bind("hour", filter.toHour, "<");
+    bind(`"accountId"`, filter.accountId);
+    bind(`"direction"`, filter.direction);
+    bind(`"messageType"`, filter.messageType);
+    bind(`"status"`, filter.status);
+    bind(hour, filter.fromHour, ">=");
+    bind(hour, filter.toHour, "<");
     return conditions.join(" AND ");
   };
-  const tally = `SELECT "hour", "n" FROM "MessageTally" WHERE ${where()}`;
-  // PostgreSQL binds by number: the second table's conditions take parameters of their own.
-  const source =
+  const tally = `SELECT "hour", "n" FROM "MessageTally" WHERE ${where(`"hour"`)}`;
+  // PostgreSQL: the changes not folded yet. SQLite: the messages above the tally's mark, not counted into it yet.
+  const pending =
     dbProvider() === "postgresql"
-      ? `${tally} UNION ALL SELECT "hour", "n" FROM "MessageTallyDelta" WHERE ${where()}`
-      : tally;
+      ? `SELECT "hour", "n" FROM "MessageTallyDelta" WHERE ${where(`"hour"`)}`
+      : `SELECT substr("createdAt", 1, 13) AS "hour", 1 AS "n" FROM "Message"
+         WHERE rowid > (SELECT "talliedUpTo" FROM "MessageTallyState" WHERE "id" = 1)
+           AND ${where(`substr("createdAt", 1, 13)`)}`;
   const rows = await readListing(
-    `SELECT "hour", sum("n") AS "n" FROM (${source}) t GROUP BY "hour" HAVING sum("n") <> 0 ORDER BY "hour"`,
+    `SELECT "hour", sum("n") AS "n" FROM (${tally} UNION ALL ${pending}) t
+     GROUP BY "hour" HAVING sum("n") <> 0 ORDER BY "hour"`,
     params,
   );
   return rows.map((row) => ({ hour: String(row.hour), n: Number(row.n) }));
