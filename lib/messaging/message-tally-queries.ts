@@ -28,29 +28,30 @@ export interface HourCount {
 export async function readHourCounts(filter: TallyFilter): Promise<HourCount[]> {
   const params: unknown[] = [];
   // Parameters in SQL order (SQLite's are positional): each part binds its own.
-  const where = (hour: string): string => {
+  const where = (hour: string, column = (name: string) => `"${name}"`): string => {
     const conditions: string[] = [];
     const bind = (column: string, value: string | undefined, op = "=") => {
       if (value === undefined) return;
       params.push(value);
       conditions.push(`${column} ${op} ${placeholder(params.length, "text")}`);
     };
-    bind(`"accountId"`, filter.accountId);
-    bind(`"direction"`, filter.direction);
-    bind(`"messageType"`, filter.messageType);
-    bind(`"status"`, filter.status);
+    bind(column("accountId"), filter.accountId);
+    bind(column("direction"), filter.direction);
+    bind(column("messageType"), filter.messageType);
+    bind(column("status"), filter.status);
     bind(hour, filter.fromHour, ">=");
     bind(hour, filter.toHour, "<");
     return conditions.join(" AND ");
   };
   const tally = `SELECT "hour", "n" FROM "MessageTally" WHERE ${where(`"hour"`)}`;
-  // PostgreSQL: the changes not folded yet. SQLite: the messages above the tally's mark, not counted into it yet.
+  // PostgreSQL: the changes not folded yet. SQLite: the messages above the tally's mark, not counted into it yet,
+  // found by their rowids (the unary + keeps the planner off the account's indexes, which would read all its rows).
   const pending =
     dbProvider() === "postgresql"
       ? `SELECT "hour", "n" FROM "MessageTallyDelta" WHERE ${where(`"hour"`)}`
       : `SELECT substr("createdAt", 1, 13) AS "hour", 1 AS "n" FROM "Message"
          WHERE rowid > (SELECT "talliedUpTo" FROM "MessageTallyState" WHERE "id" = 1)
-           AND ${where(`substr("createdAt", 1, 13)`)}`;
+           AND ${where(`+substr("createdAt", 1, 13)`, (name) => `+"${name}"`)}`;
   const rows = await readListing(
     `SELECT "hour", sum("n") AS "n" FROM (${tally} UNION ALL ${pending}) t
      GROUP BY "hour" HAVING sum("n") <> 0 ORDER BY "hour"`,
