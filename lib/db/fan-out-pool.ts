@@ -1,5 +1,6 @@
 import pg from "pg";
 import { env } from "../env";
+import { inTransaction } from "./postgres-pool";
 
 /**
  * The connections socket.io's PostgreSQL adapter fans live-view events out over between servers (LISTEN/NOTIFY):
@@ -12,18 +13,10 @@ export async function fanOutPool(onError: (error: Error) => void): Promise<pg.Po
   pool.on("error", onError);
   // Under a lock: two servers starting at once would both find the table missing, and the second's CREATE fails on
   // PostgreSQL's catalog (duplicate key in pg_type) even with IF NOT EXISTS.
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  await inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('socket_io_attachments'))");
     await client.query(`CREATE TABLE IF NOT EXISTS socket_io_attachments (
       id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)`);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   return pool;
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import { hotPool, insertTablesPg } from "./pg-hot-path";
 import { batchRows } from "./send-rows";
+import { inTransaction } from "./postgres-pool";
 import type { SameTextEntry, SameTextRule, SendWrite } from "./send-batch";
 
 // The group commit's PostgreSQL path: the automatic-bulk count in a statement of its own on the hot-path pool, then
@@ -37,22 +38,13 @@ async function countSameTextPg(counts: SameTextEntry[], rule: SameTextRule): Pro
   // Two batches counting one text in different seconds would each read the other's bucket from before the other's
   // commit (a statement's snapshot), and both miss it: each key is locked (in one order) for the transaction first,
   // so the count's statement starts after any other batch counting that text has committed.
-  const client = await hotPool().connect();
-  let result: { kind: number; a: string; h: string; s: string | number; c: string | number }[];
-  try {
-    await client.query("BEGIN");
+  const result = await inTransaction(hotPool(), async (client) => {
     await client.query(
       `SELECT COUNT(*) FROM (SELECT pg_advisory_xact_lock(k) FROM (SELECT k FROM unnest($1::bigint[]) AS k ORDER BY k) o) l`,
       [[...new Set(ks.map((k) => lockKey(k.accountId, k.textHash)))]],
     );
-    result = await countStatement(client, rows, ks, rule);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+    return countStatement(client, rows, ks, rule);
+  });
   const after = new Map<string, number>();
   const others = new Map<string, number>();
   for (const r of result) {
