@@ -1,10 +1,11 @@
 import { refreshStatistics, warmListingReaders } from "../db/statistics-queries";
 import { foldTallyDeltas } from "../messaging/message-tally-queries";
 import { logger } from "../log";
+import { dbProvider } from "../db/client";
 
 // What the database needs beside the requests, in every server process: the listing's readers opened at start-up,
-// the planner's statistics refreshed at start-up and after bulk loads (checked every minute), and on PostgreSQL the message tally's appended changes folded
-// every two seconds (one process at a time; the others find the lock taken and skip).
+// the planner's statistics refreshed at start-up and after bulk loads (checked every minute), and on
+// PostgreSQL the message tally's appended changes folded every two seconds (one process at a time; the others find the lock taken and skip).
 
 const STATISTICS_EVERY_MS = 60_000;
 const FOLD_EVERY_MS = 2_000;
@@ -33,7 +34,8 @@ export function startDatabaseUpkeep(): DatabaseUpkeep {
   const fold = attempt("folding the message tally", foldTallyDeltas);
   void statistics();
   void attempt("opening the listing readers", warmListingReaders)();
-  const timers = [setInterval(statistics, STATISTICS_EVERY_MS), setInterval(fold, FOLD_EVERY_MS)];
+  const timers = [setInterval(statistics, STATISTICS_EVERY_MS)];
+  if (dbProvider() === "postgresql") timers.push(setInterval(fold, FOLD_EVERY_MS));
   for (const timer of timers) timer.unref();
   return { stop: () => timers.forEach(clearInterval) };
 }

@@ -26,9 +26,6 @@ const step = sqlite.transaction(() => {
   return rows.length;
 });
 
-// Rowids renumbered since the index was built (a VACUUM, a database restored from a VACUUM INTO copy): the message at
-// the mark is not the one indexed there. The index is emptied and built again from the first message; meanwhile
-// listings read the rows above the mark directly, so results stay exact, only slower.
 // The message tally (the message_tally migration): the messages above its mark are counted into it, many rows a
 // step (a GROUP BY, no row read into JavaScript), with the mark moved in the same transaction.
 const TALLY_CHUNK = 20_000;
@@ -53,24 +50,26 @@ const tally = sqlite.transaction(() => {
   return end.r - from;
 });
 
+// Rowids renumbered since the index was built (a VACUUM, a database restored from a VACUUM INTO copy): the message at
+// the mark is not the one indexed there. The index is emptied and built again from the first message; meanwhile
+// listings read the rows above the mark directly, so results stay exact, only slower.
+// The tally's mark is checked the same way: renumbered rowids are counted again from the start.
+const renumbered = (state) => {
+  if (!state || state.upTo === 0) return false;
+  return sqlite.prepare(`SELECT "id" FROM "Message" WHERE rowid = ?`).pluck().get(state.upTo) !== state.id;
+};
 const verify = sqlite.transaction(() => {
   const state = sqlite.prepare(`SELECT "indexedUpTo" AS upTo, "indexedId" AS id FROM "MessageBodySearchState"`).get();
-  if (!state || state.upTo === 0) return false;
-  const at = sqlite.prepare(`SELECT "id" FROM "Message" WHERE rowid = ?`).pluck().get(state.upTo);
-  if (at === state.id) return false;
+  if (!renumbered(state)) return false;
   sqlite.prepare(`INSERT INTO "MessageBodySearch" ("MessageBodySearch") VALUES ('delete-all')`).run();
   sqlite.prepare(`UPDATE "MessageBodySearchState" SET "indexedUpTo" = 0, "indexedId" = NULL`).run();
   return true;
 });
-// The tally's mark checked the same way: renumbered rowids are counted again from the start.
 const verifyTally = sqlite.transaction(() => {
   const state = sqlite.prepare(`SELECT "talliedUpTo" AS upTo, "talliedId" AS id FROM "MessageTallyState"`).get();
-  if (!state || state.upTo === 0) return false;
-  const at = sqlite.prepare(`SELECT "id" FROM "Message" WHERE rowid = ?`).pluck().get(state.upTo);
-  if (at === state.id) return false;
+  if (!renumbered(state)) return;
   sqlite.prepare(`DELETE FROM "MessageTally"`).run();
   sqlite.prepare(`UPDATE "MessageTallyState" SET "talliedUpTo" = 0, "talliedId" = NULL`).run();
-  return true;
 });
 try {
   if (verify.immediate()) parentPort.postMessage({ type: "rebuilding" });

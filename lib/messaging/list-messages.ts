@@ -32,10 +32,12 @@ interface Count {
 }
 
 /**
- * The number of matches. Exact up to TOTAL_EXACT_UP_TO on every call, and above, cached per account and filters;
- * a body filter that scans counts exactly up to LISTING_SCAN_ROWS messages of the other filters and estimates beyond.
+ * The number of matches. From the message tally when it keeps every filter; else exact up to TOTAL_EXACT_UP_TO on
+ * every call, and above, cached per account and filters; a body filter that scans counts exactly up to
+ * LISTING_SCAN_ROWS messages of the other filters and estimates beyond.
  */
 async function countMatches(query: ListQuery, plan: Plan): Promise<Count> {
+  if (tallied(query)) return { total: totalOf(await matchesByHour(query, plan)) };
   if (plan.scan) return countScan(query, plan);
   const n = await countUpTo(query, plan, TOTAL_EXACT_UP_TO);
   if (n <= TOTAL_EXACT_UP_TO) return { total: n };
@@ -65,10 +67,7 @@ async function countMatches(query: ListQuery, plan: Plan): Promise<Count> {
  */
 async function countScan(query: ListQuery, plan: Plan): Promise<Count> {
   const others = { ...query, body: undefined };
-  const othersPlan = await bodyPlan(others);
-  const rows = tallied(others)
-    ? totalOf(await matchesByHour(others, othersPlan))
-    : (await countMatches(others, othersPlan)).total;
+  const rows = (await countMatches(others, await bodyPlan(others))).total;
   const sample = env().LISTING_SCAN_ROWS;
   if (rows <= sample) return { total: await countAll(query, plan) };
   const matched = await countNewestMatches(query, plan, sample);

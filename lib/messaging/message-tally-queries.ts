@@ -30,10 +30,10 @@ export async function readHourCounts(filter: TallyFilter): Promise<HourCount[]> 
   // Parameters in SQL order (SQLite's are positional): each part binds its own.
   const where = (hour: string, column = (name: string) => `"${name}"`): string => {
     const conditions: string[] = [];
-    const bind = (column: string, value: string | undefined, op = "=") => {
+    const bind = (expression: string, value: string | undefined, op = "=") => {
       if (value === undefined) return;
       params.push(value);
-      conditions.push(`${column} ${op} ${placeholder(params.length, "text")}`);
+      conditions.push(`${expression} ${op} ${placeholder(params.length, "text")}`);
     };
     bind(column("accountId"), filter.accountId);
     bind(column("direction"), filter.direction);
@@ -65,7 +65,7 @@ const FOLD_LOCK = 0x7a11_7a11;
 
 /**
  * PostgreSQL: moves the appended changes into "MessageTally" in one statement (so a count never sees them twice or
- * not at all), unless another process is folding. Returns how many changes were moved.
+ * not at all), unless another process is folding. Returns how many changes were moved (none on SQLite, which appends none).
  */
 export async function foldTallyDeltas(): Promise<number> {
   if (dbProvider() !== "postgresql") return 0;
