@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { usePathname, useRouter } from "next/navigation";
+import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
 import { useAccountApi, useViewer } from "@/components/portal/portal-context";
 import { apiCall } from "@/components/ui/api-client";
@@ -60,7 +60,6 @@ function focusSearch(tries = 100): void {
  */
 export function InboxShortcuts() {
   const router = useRouter();
-  const pathname = usePathname();
   const viewer = useViewer();
   const api = useAccountApi();
   const cache = useQueryClient();
@@ -70,7 +69,9 @@ export function InboxShortcuts() {
   useEffect(() => {
     // The conversation after or before the open one, in the order of the list the viewer last saw.
     const step = async (by: 1 | -1) => {
-      const openId = conversationIdOf(pathname);
+      // The address bar, not the rendered path: right after a conversation opens, the URL has changed a moment
+      // before this handler is attached again with the new path, and a key pressed then must step from the thread.
+      const openId = conversationIdOf(window.location.pathname);
       const list = rows();
       // In the list, the keys move the focus; in a thread (the list beside it or not), they open the next one.
       if (!openId && list.length > 0) {
@@ -155,7 +156,7 @@ export function InboxShortcuts() {
     };
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
-  }, [api, cache, pathname, router, viewer.email, viewer.name]);
+  }, [api, cache, router, viewer.email, viewer.name]);
 
   return (
     <dialog
