@@ -161,6 +161,45 @@ describe("the body filter's estimated total", () => {
       await sampling.stop();
     }
   });
+
+  it("estimates a number's count over 10,000 on its first call, says so, and answers the exact count after", async () => {
+    const sampling = await startServer({ database: server.database, env: { LISTING_SCAN_ROWS: "5000" } });
+    try {
+      const from = account.numbers[0]!;
+      const truth = await db().message.count({ where: { accountId: account.accountId, fromNumber: from } });
+      expect(truth).toBeGreaterThan(10_000);
+      const get = async () => {
+        const res = await call(sampling, "GET", `/v3/messages?accountId=${account.accountId}&from=${from}`, {
+          headers: account.headers,
+        });
+        expect(res.status, res.text).toBe(200);
+        return res.json.data as { total: number; totalEstimated?: boolean; results: Result[] };
+      };
+      const first = await get();
+      expect(first.totalEstimated).toBe(true);
+      expect(Math.abs(first.total - truth) / truth, `${first.total} for ${truth}`).toBeLessThan(0.05);
+      expect(first.results.length).toBe(50);
+      expect(first.results.every((r) => r.from === from)).toBe(true);
+      // The count runs behind the first answer; a later call has it, exact and unflagged.
+      let later = await get();
+      for (let i = 0; i < 50 && later.totalEstimated; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        later = await get();
+      }
+      expect(later.totalEstimated).toBeUndefined();
+      expect(later.total).toBe(truth);
+      // Under 10,001 matches a count is exact on the first call.
+      const few = await call(sampling, "GET", `/v3/messages?accountId=${other.accountId}&from=${other.numbers[0]}`, {
+        headers: other.headers,
+      });
+      expect(few.json.data.totalEstimated).toBeUndefined();
+      expect(few.json.data.total).toBe(
+        await db().message.count({ where: { accountId: other.accountId, fromNumber: other.numbers[0] } }),
+      );
+    } finally {
+      await sampling.stop();
+    }
+  });
 });
 
 describe("the body index behind the sends", () => {
