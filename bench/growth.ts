@@ -24,6 +24,7 @@ import { createTestAccount, releaseFactories, type TestAccount } from "../tests/
 import type { TestDatabase } from "../tests/helpers/test-database";
 import { seedMessages } from "../tests/helpers/seed-messages";
 import { db } from "../lib/db/client";
+import { warmFetch } from "./warm-fetch";
 
 const { values } = parseArgs({
   options: {
@@ -139,6 +140,7 @@ async function listing(server: RunningServer, account: TestAccount, size: number
     ["after a cursor 10 % deep", `${base}&after=${deep!.id}`],
     ["GET /v3/sdrs", `/v3/sdrs/${accountId}/${sample!.id}`],
   ];
+  await warmFetch();
   const rows: Record<string, { first: number; p95: number }> = {};
   for (const [name, path] of queries) {
     const first = await timed(server, path, account.headers);
