@@ -5,11 +5,11 @@ import { env } from "../env";
 import { StatementTimeout } from "../db/listing-reader";
 import { listingResultSchema, toListingResult } from "./message-serializers";
 import type { ListQuery } from "./list-schema";
-import { matchesByHour, SEEK_FROM, seekPage, tallied, totalOf } from "./message-tally";
+import { matchesByHour, newestHours, SEEK_FROM, seekPage, tallied, timeSlices, totalOf } from "./message-tally";
+import type { HourCount } from "./message-tally-queries";
 import {
   bodyPlan,
   countAll,
-  countNewestEqual,
   countNewestMatches,
   countUpTo,
   readAnchor,
@@ -28,6 +28,8 @@ const totals = new Map<string, { total: number; at: number }>();
 const TOTALS_KEPT = 1000;
 /** The counts running behind an answer, by key: one at a time per query. */
 const counting = new Map<string, Promise<void>>();
+/** The most messages of the other filters one slice of a count behind an answer reads matches among. */
+const SLICE_ROWS = 100_000;
 
 interface Count {
   total: number;
@@ -58,15 +60,17 @@ async function countMatches(query: ListQuery, plan: Plan): Promise<Count> {
   };
   if (query.body === undefined) {
     // A number's or reference's count reads one index entry per match (a number that sent 250,000 messages: 0.2–0.8 s
-    // on a cold cache): the answer carries an estimate, and the count runs behind it for the calls that follow.
-    if (!counting.has(key))
+    // on a cold cache): the answer carries an estimate, and the count runs behind it for the calls that follow, in
+    // slices of time, so that other listings' statements take turns with it on the readers.
+    const { count, hours } = await estimateEqual(query, TOTAL_EXACT_UP_TO + 1);
+    if (count.estimated && !counting.has(key))
       counting.set(
         key,
-        countAll(query, plan)
+        countInSlices(query, plan, hours)
           .then(keep, () => {})
           .finally(() => counting.delete(key)),
       );
-    return estimateEqual(query, TOTAL_EXACT_UP_TO + 1);
+    return count;
   }
   try {
     const all = await countAll(query, plan);
@@ -95,17 +99,29 @@ async function countScan(query: ListQuery, plan: Plan): Promise<Count> {
 
 /**
  * A count of more than `atLeast` matches of id, reference or number filters: the messages of the other filters are
- * counted from the tally; the share of matches among the newest LISTING_SCAN_ROWS of them is scaled to them all, and
- * kept between what is known (at least `atLeast`, at most all of them).
+ * counted by hour from the tally; the matches are counted exactly in the newest hours that hold LISTING_SCAN_ROWS of
+ * those messages (through the filter's index: one entry per match in that window), and their share there is scaled
+ * to all hours, kept between what is known (at least `atLeast`, at most all the messages of the other filters).
+ * Returns the other filters' hours too, for counting the matches exactly in slices.
  */
-async function estimateEqual(query: ListQuery, atLeast: number): Promise<Count> {
+async function estimateEqual(query: ListQuery, atLeast: number): Promise<{ count: Count; hours: HourCount[] }> {
   const others = { ...query, messageId: undefined, referenceId: undefined, from: undefined, to: undefined };
-  const rows = totalOf(await matchesByHour(others, await bodyPlan(others)));
-  const sample = env().LISTING_SCAN_ROWS;
-  if (rows <= sample) return { total: await countAll(query, await bodyPlan(query)) };
-  const matched = await countNewestEqual(query, sample);
-  const scaled = Math.round((matched / sample) * rows);
-  return { total: Math.min(rows, Math.max(atLeast, scaled)), estimated: true };
+  const hours = await matchesByHour(others, await bodyPlan(others));
+  const rows = totalOf(hours);
+  const recent = newestHours(hours, env().LISTING_SCAN_ROWS, query.timestampBegin);
+  const plan = await bodyPlan(query);
+  if (recent.n >= rows) return { count: { total: await countAll(query, plan) }, hours };
+  const matched = await countAll({ ...query, timestampBegin: recent.since }, plan);
+  const scaled = Math.round((matched / Math.max(1, recent.n)) * rows);
+  return { count: { total: Math.min(rows, Math.max(atLeast, scaled)), estimated: true }, hours };
+}
+
+/** Every match counted, one slice of time at a time: each slice holds at most SLICE_ROWS of the other filters' messages. */
+async function countInSlices(query: ListQuery, plan: Plan, hours: HourCount[]): Promise<number> {
+  let total = 0;
+  for (const slice of timeSlices(hours, SLICE_ROWS, query.timestampBegin, query.timestampEnd))
+    total += await countAll({ ...query, timestampBegin: slice.begin, timestampEnd: slice.end }, plan);
+  return total;
 }
 
 async function readPage(query: ListQuery, plan: Plan) {

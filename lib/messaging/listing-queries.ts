@@ -235,34 +235,6 @@ export async function countNewestMatches(query: ListQuery, plan: Plan, sample: n
   return Number(n);
 }
 
-/** The filters on one value of a column no tally keeps: a message's id, its referenceId, its numbers. */
-const EXACT_FILTERS = [
-  ["messageId", "id"],
-  ["referenceId", "referenceId"],
-  ["from", "fromNumber"],
-  ["to", "toNumber"],
-] as const;
-
-/**
- * The matches among the newest `sample` messages of the query's tallied filters (direction, type, status, time),
- * with its id, referenceId and number filters tested on each (no body filter): what an estimate of a large count is
- * made from.
- */
-export async function countNewestEqual(query: ListQuery, sample: number): Promise<number> {
-  const s = new Statement(dbProvider() === "postgresql");
-  const tallyPart = { ...query, messageId: undefined, referenceId: undefined, from: undefined, to: undefined };
-  const from = filter(s, { ...tallyPart, body: undefined }, { from: MESSAGE_FROM, body: () => {}, scan: false });
-  const columns = EXACT_FILTERS.map(([, column]) => `m."${column}" AS "${column}"`).join(", ");
-  const newest = `SELECT ${columns} FROM ${from} ${s.clause()} ORDER BY m."createdAt" DESC, m."id" DESC LIMIT ${sample}`;
-  s.conditions.length = 0;
-  for (const [key, column] of EXACT_FILTERS)
-    if (query[key] !== undefined) s.where(`m."${column}" = ${s.value(query[key])}`);
-  const [{ n }] = (await readListing(`SELECT count(*) AS n FROM (${newest}) m ${s.clause()}`, s.params)) as [
-    { n: number | string },
-  ];
-  return Number(n);
-}
-
 /** Every match counted (may run into the statement timeout on a large account). */
 export async function countAll(query: ListQuery, plan: Plan): Promise<number> {
   const full = new Statement(dbProvider() === "postgresql");

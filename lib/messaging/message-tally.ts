@@ -70,6 +70,46 @@ export async function matchesByHour(query: ListQuery, plan: Plan): Promise<HourC
 export const totalOf = (hours: HourCount[]): number => hours.reduce((sum, hour) => sum + hour.n, 0);
 
 /**
+ * The span from `begin` to `end` (either open) cut into consecutive slices at hour starts, each holding at most
+ * `rows` of the counted messages (an hour holding more is a slice of its own), together covering the whole span.
+ */
+export function timeSlices(
+  hours: HourCount[],
+  rows: number,
+  begin?: Date,
+  end?: Date,
+): { begin: Date | undefined; end: Date | undefined }[] {
+  const slices: { begin: Date | undefined; end: Date | undefined }[] = [];
+  let from = begin;
+  let n = 0;
+  for (const hour of hours) {
+    if (n > 0 && n + hour.n > rows) {
+      const cut = hourStart(hour.hour);
+      if (!from || cut > from) {
+        slices.push({ begin: from, end: cut });
+        from = cut;
+        n = 0;
+      }
+    }
+    n += hour.n;
+  }
+  slices.push({ begin: from, end });
+  return slices;
+}
+
+/**
+ * The newest hours of `hours` that hold at least `rows` matches (or all of them): where they start (an hour's start,
+ * or `begin` when the first of them is the partial hour a time range starts in) and how many matches they hold.
+ */
+export function newestHours(hours: HourCount[], rows: number, begin?: Date): { since: Date; n: number } {
+  let n = 0;
+  let i = hours.length;
+  while (i > 0 && n < rows) n += hours[--i]!.n;
+  const start = i < hours.length ? hourStart(hours[i]!.hour) : new Date();
+  return { since: begin && begin > start ? begin : start, n };
+}
+
+/**
  * A page of the default order (by time) at offset `start`: the hour holding the start-th match is found from the
  * counts, then the page is read from that hour's first row on, skipping only the matches of that hour before it.
  */
