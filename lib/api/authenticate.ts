@@ -75,6 +75,17 @@ function parseBasic(header: string): { user: string; password: string } | null {
 }
 
 /**
+ * Runs the key lookup's query once with a hash no key has, at start-up: Prisma loads its query engine and plans a
+ * query on the first query of its kind, and otherwise the first API call after a start would wait for that.
+ */
+export async function warmKeyLookup(): Promise<void> {
+  await db().apiKey.findUnique({
+    where: { hash: "0".repeat(64) },
+    select: { id: true, accountId: true, revokedAt: true, expiresAt: true },
+  });
+}
+
+/**
  * The decision: header `apikey: <key>` or HTTP Basic `accountId:key`; either is enough, and when both are sent
  * both must be valid for the same account. Anything else is 401 Unauthorized.
  */

@@ -2,9 +2,10 @@ import { refreshStatistics, warmListingReaders } from "../db/statistics-queries"
 import { foldTallyDeltas } from "../messaging/message-tally-queries";
 import { logger } from "../log";
 import { dbProvider } from "../db/client";
+import { warmKeyLookup } from "../api/authenticate";
 
-// What the database needs beside the requests, in every server process: the listing's readers opened at start-up,
-// the planner's statistics refreshed at start-up and after bulk loads (checked every minute), and on
+// What the database needs beside the requests, in every server process: the listing's readers and the API key
+// lookup prepared at start-up, the planner's statistics refreshed at start-up and after bulk loads (checked every minute), and on
 // PostgreSQL the message tally's appended changes folded every two seconds (one process at a time; the others find the lock taken and skip).
 
 const STATISTICS_EVERY_MS = 60_000;
@@ -34,6 +35,7 @@ export function startDatabaseUpkeep(): DatabaseUpkeep {
   const fold = attempt("folding the message tally", foldTallyDeltas);
   void statistics();
   void attempt("opening the listing readers", warmListingReaders)();
+  void attempt("preparing the API key lookup", warmKeyLookup)();
   const timers = [setInterval(statistics, STATISTICS_EVERY_MS)];
   if (dbProvider() === "postgresql") timers.push(setInterval(fold, FOLD_EVERY_MS));
   for (const timer of timers) timer.unref();
