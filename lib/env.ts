@@ -70,7 +70,8 @@ const schema = z.object({
   // A listing's total above 10,000 matches is counted at most once in this many seconds per account and filter.
   LISTING_TOTAL_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   // A body filter no index serves reads the rows in order: its total is counted exactly when the query's other
-  // filters match at most this many messages, and estimated from the newest this many otherwise (totalEstimated).
+  // filters match at most this many messages, and estimated from the newest this many otherwise (totalEstimated);
+  // a number's or reference's count over 10,000 is estimated on its first call from the newest hours holding this many.
   LISTING_SCAN_ROWS: z.coerce.number().int().min(100).max(10_000_000).default(20_000),
   // The delivery worker: a process each server starts and watches, unless told not to (then run `npm run worker`).
   PARLEY_WORKER: boolean.default(true),
