@@ -39,8 +39,9 @@ interface Count {
 
 /**
  * The number of matches. From the message tally when it keeps every filter; else exact up to TOTAL_EXACT_UP_TO on
- * every call, and above, cached per account and filters; a body filter that scans counts exactly up to
- * LISTING_SCAN_ROWS messages of the other filters and estimates beyond.
+ * every call, and above, cached per account and filters (without a body filter: estimated until the count running
+ * behind the answer is cached); a body filter that scans counts exactly up to LISTING_SCAN_ROWS messages of the other
+ * filters and estimates beyond.
  */
 async function countMatches(query: ListQuery, plan: Plan): Promise<Count> {
   if (tallied(query)) return { total: totalOf(await matchesByHour(query, plan)) };
