@@ -63,7 +63,7 @@ async function countMatches(query: ListQuery, plan: Plan): Promise<Count> {
     // A number's or reference's count reads one index entry per match (a number that sent 250,000 messages: 0.2–0.8 s
     // on a cold cache): the answer carries an estimate, and the count runs behind it for the calls that follow, in
     // slices of time, so that other listings' statements take turns with it on the readers.
-    const { count, hours } = await estimateEqual(query, TOTAL_EXACT_UP_TO + 1);
+    const { count, hours } = await estimateEqual(query, plan, TOTAL_EXACT_UP_TO + 1);
     if (count.estimated && !counting.has(key))
       counting.set(
         key,
@@ -103,14 +103,18 @@ async function countScan(query: ListQuery, plan: Plan): Promise<Count> {
  * counted by hour from the tally; the matches are counted exactly in the newest hours that hold LISTING_SCAN_ROWS of
  * those messages (through the filter's index: one entry per match in that window), and their share there is scaled
  * to all hours, kept between what is known (at least `atLeast`, at most all the messages of the other filters).
- * Returns the other filters' hours too, for counting the matches exactly in slices.
+ * Neither query has a body filter, so the caller's plain `plan` serves both. Returns the other filters' hours too,
+ * for counting the matches exactly in slices.
  */
-async function estimateEqual(query: ListQuery, atLeast: number): Promise<{ count: Count; hours: HourCount[] }> {
+async function estimateEqual(
+  query: ListQuery,
+  plan: Plan,
+  atLeast: number,
+): Promise<{ count: Count; hours: HourCount[] }> {
   const others = { ...query, messageId: undefined, referenceId: undefined, from: undefined, to: undefined };
-  const hours = await matchesByHour(others, await bodyPlan(others));
+  const hours = await matchesByHour(others, plan);
   const rows = totalOf(hours);
   const recent = newestHours(hours, env().LISTING_SCAN_ROWS, query.timestampBegin);
-  const plan = await bodyPlan(query);
   if (recent.n >= rows) return { count: { total: await countAll(query, plan) }, hours };
   const matched = await countAll({ ...query, timestampBegin: recent.since }, plan);
   const scaled = Math.round((matched / Math.max(1, recent.n)) * rows);
