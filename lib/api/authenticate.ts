@@ -28,6 +28,9 @@ function rememberHash(key: string): string {
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 const lastUsedWritten = new Map<string, number>();
 
+/** What a key lookup reads: the same shape for the start-up's warm-up query, so Prisma's plan for it is reused. */
+const KEY_COLUMNS = { id: true, accountId: true, revokedAt: true, expiresAt: true } as const;
+
 async function lookupKey(key: string, now: number): Promise<ApiPrincipal | null> {
   if (!API_KEY_PATTERN.test(key)) return null;
   const ttl = env().API_KEY_CACHE_SECONDS * 1000;
@@ -37,10 +40,7 @@ async function lookupKey(key: string, now: number): Promise<ApiPrincipal | null>
   if (hit && now - hit.checkedAt < ttl) {
     return hit.expiresAt !== null && hit.expiresAt <= now ? null : hit.principal;
   }
-  const row = await db().apiKey.findUnique({
-    where: { hash },
-    select: { id: true, accountId: true, revokedAt: true, expiresAt: true },
-  });
+  const row = await db().apiKey.findUnique({ where: { hash }, select: KEY_COLUMNS });
   if (!row || row.revokedAt) {
     cache.delete(hash);
     return null;
@@ -79,10 +79,7 @@ function parseBasic(header: string): { user: string; password: string } | null {
  * query on the first query of its kind, and otherwise the first API call after a start would wait for that.
  */
 export async function warmKeyLookup(): Promise<void> {
-  await db().apiKey.findUnique({
-    where: { hash: "0".repeat(64) },
-    select: { id: true, accountId: true, revokedAt: true, expiresAt: true },
-  });
+  await db().apiKey.findUnique({ where: { hash: "0".repeat(64) }, select: KEY_COLUMNS });
 }
 
 /**

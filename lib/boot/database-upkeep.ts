@@ -5,8 +5,9 @@ import { dbProvider } from "../db/client";
 import { warmKeyLookup } from "../api/authenticate";
 
 // What the database needs beside the requests, in every server process: the listing's readers and the API key
-// lookup prepared at start-up, the planner's statistics refreshed at start-up and after bulk loads (checked every minute), and on
-// PostgreSQL the message tally's appended changes folded every two seconds (one process at a time; the others find the lock taken and skip).
+// lookup prepared at start-up, the planner's statistics refreshed at start-up and after bulk loads (checked every
+// minute), and on PostgreSQL the message tally's appended changes folded every two seconds (one process at a time;
+// the others find the lock taken and skip).
 
 const STATISTICS_EVERY_MS = 60_000;
 const FOLD_EVERY_MS = 2_000;
