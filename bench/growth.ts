@@ -14,7 +14,6 @@
 // made afresh by every run; the figures go to bench/results/growth-<db>.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -25,6 +24,7 @@ import type { TestDatabase } from "../tests/helpers/test-database";
 import { seedMessages } from "../tests/helpers/seed-messages";
 import { db } from "../lib/db/client";
 import { warmFetch } from "./warm-fetch";
+import { machineCaption, percentile } from "./figures";
 
 const { values } = parseArgs({
   options: {
@@ -46,7 +46,7 @@ const memorySends = Number(values["memory-sends"]);
 if (sizes.some((size, i) => !(size > 0) || (i > 0 && size <= sizes[i - 1]!)))
   throw new Error("--sizes: positive whole numbers, smallest first");
 const ADMIN_URL = process.env.PARLEY_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
+const machine = machineCaption(values.db);
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -97,10 +97,6 @@ function childrenOf(pid: number): number[] {
 }
 
 // --- listing ------------------------------------------------------------------------------------------------------
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 async function timed(server: RunningServer, path: string, headers: Record<string, string>) {
   const started = performance.now();

@@ -5,7 +5,6 @@
 // The seeded database is kept (bench/data/ for SQLite, database parley_bench_listing_<n> on PostgreSQL) and reused by
 // the next run unless --fresh; the server migrates it at start as `npm start` would.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -15,6 +14,7 @@ import type { TestDatabase } from "../tests/helpers/test-database";
 import { db } from "../lib/db/client";
 import { warmFetch } from "./warm-fetch";
 import { seedMessages } from "../tests/helpers/seed-messages";
+import { machineCaption, percentile } from "./figures";
 
 const { values } = parseArgs({
   options: {
@@ -61,10 +61,6 @@ async function seed(account: TestAccount): Promise<void> {
   console.log(`seeded ${total} messages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 async function timed(server: RunningServer, path: string, headers: Record<string, string>) {
   const started = performance.now();
   const response = await fetch(server.baseUrl + path, { headers, signal: AbortSignal.timeout(120_000) });
@@ -78,7 +74,7 @@ async function timed(server: RunningServer, path: string, headers: Record<string
 async function main() {
   const { database, existed } = await benchDatabase();
   const server = await startServer({ database, env: { LOG_LEVEL: "warn" } });
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
+  const machine = machineCaption(values.db);
   try {
     const account = await createTestAccount(server, { numbers: 20 });
     // A reused database keeps its seeded account: find it by its message count.

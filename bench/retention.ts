@@ -15,6 +15,7 @@ import { provisionNumber } from "../lib/numbers/manage-numbers";
 import { pruneMessages } from "../lib/retention/prune-messages";
 import { createTestDatabase } from "../tests/helpers/test-database";
 import { seedSettledMessages } from "../tests/helpers/settled-messages";
+import { percentile } from "./figures";
 
 const { values } = parseArgs({
   options: {
@@ -30,10 +31,6 @@ const count = Number(values.messages);
 const batchSize = Number(values.batch);
 const DAY = 86_400_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
 
 const spread = (times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);

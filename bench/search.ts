@@ -7,7 +7,7 @@
 // messages and one of 10, a word written once 35 days ago, and 5,000 named contacts. The seeded database is kept
 // (bench/data/search-<n>.db, or database parley_bench_search_<n>) and reused unless --fresh.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, totalmem } from "node:os";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -22,6 +22,7 @@ import { MESSAGE_COLUMNS, messageValues } from "../lib/db/send-rows";
 import { uuidv7 } from "../lib/db/ids";
 import { createUser } from "../lib/accounts/manage-accounts";
 import type { Prisma } from "../lib/db/generated/sqlite/client";
+import { machineCaption, percentile } from "./figures";
 
 const { values } = parseArgs({
   options: {
@@ -208,10 +209,6 @@ async function seed(accountId: string, numbers: string[]): Promise<void> {
   );
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 async function timed(server: RunningServer, path: string, cookie: string) {
   const started = performance.now();
   const response = await fetch(server.baseUrl + path, { headers: { cookie }, signal: AbortSignal.timeout(120_000) });
@@ -230,7 +227,7 @@ function found(data: Record<string, unknown>): string {
 async function main() {
   const { database, existed } = await benchDatabase();
   const server = await startServer({ database, env: { LOG_LEVEL: "warn" } });
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
+  const machine = machineCaption(values.db);
   try {
     await bindTo(server);
     const seeded = existed ? await db().user.findUnique({ where: { email: EMAIL } }) : null;

@@ -14,12 +14,12 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { startServer } from "../tests/helpers/server";
 import { createTestAccount, releaseFactories } from "../tests/helpers/factories";
 import { db } from "../lib/db/client";
+import { machineCaption } from "./figures";
 
 const { values } = parseArgs({
   options: {
@@ -48,7 +48,7 @@ interface Row {
 }
 
 /** The machine, for the tables' captions and the results files. */
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${values.db}`;
+const machine = machineCaption(values.db);
 
 /** POST load for `seconds`: one fixed body, or `requests` that build each one. */
 async function load(
