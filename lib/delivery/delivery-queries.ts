@@ -5,6 +5,7 @@ import {
   chunks,
   insertRowsSteps,
   placeholder,
+  narrowingOnly,
   placeholderList,
   type ColumnKind,
 } from "../db/insert-rows";
@@ -77,7 +78,7 @@ export function* updateMessagesSteps(
       yield* execute(sql, values);
       continue;
     }
-    let where = ` AND "status" IN (${placeholderList(values, guard.status)})`;
+    let where = ` AND ${narrowingOnly('"status"')} IN (${placeholderList(values, guard.status)})`;
     if (guard.partsSubmitted !== undefined) where += ` AND "partsSubmitted" = ${bind("int", guard.partsSubmitted)}`;
     if (guard.mediaState !== undefined) where += ` AND "mediaState" = ${bind("text", guard.mediaState)}`;
     for (const row of yield* query<{ id: string }>(`${sql}${where} RETURNING "id"`, values)) changed.push(row.id);
@@ -92,7 +93,7 @@ export function* claimPartsSteps(carrierIds: string[], status: string, at: Date)
     const values: unknown[] = [boundValue("text", status), boundValue("date", at)];
     const rows = yield* query<{ carrierMessageId: string }>(
       `UPDATE "MessagePart" SET "status" = ${placeholder(1, "text")}, "receiptAt" = ${placeholder(2, "date")}
-       WHERE "status" = 'wait_dlr' AND "carrierMessageId" IN (${placeholderList(values, chunk)})
+       WHERE ${narrowingOnly('"status"')} = 'wait_dlr' AND "carrierMessageId" IN (${placeholderList(values, chunk)})
        RETURNING "carrierMessageId"`,
       values,
     );
@@ -259,7 +260,7 @@ export function* expirePartsSteps(ids: string[], at: Date): Steps<string[]> {
     const values: unknown[] = [boundValue("date", at)];
     const rows = yield* query<{ id: string }>(
       `UPDATE "MessagePart" SET "status" = 'expired', "receiptAt" = ${placeholder(1, "date")}
-       WHERE "status" = 'wait_dlr' AND "id" IN (${placeholderList(values, chunk)}) RETURNING "id"`,
+       WHERE ${narrowingOnly('"status"')} = 'wait_dlr' AND "id" IN (${placeholderList(values, chunk)}) RETURNING "id"`,
       values,
     );
     for (const row of rows) expired.push(row.id);

@@ -5,10 +5,11 @@ import {
   chunks,
   insertRowsSteps,
   placeholder,
+  narrowingOnly,
   placeholderList,
   type ColumnKind,
 } from "../db/insert-rows";
-import { execute, query, type Steps } from "../db/steps";
+import { execute, query, writeTransaction, type Steps } from "../db/steps";
 
 // Every statement on the webhook outbox (WebhookEvent, WebhookAttempt): the outbox's writes, the dispatcher's lease
 // and outcomes, and the pruning of finished events. The callers decide when and in which transaction; the SQL of
@@ -127,7 +128,9 @@ export async function anyDueEvent(now: Date): Promise<boolean> {
 
 /**
  * Leases up to `limit` due events to `owner` until `until`, oldest due first. PostgreSQL skips rows another
- * dispatcher is leasing at the same moment; SQLite serialises the statement.
+ * dispatcher is leasing at the same moment; SQLite serialises the statement. A leased event's next attempt is its
+ * lease's end (when it is tried again if this attempt never records an outcome), so the events being posted sit
+ * after the due ones in the claim's index instead of being read past by every claim.
  */
 export async function leaseDueEvents(input: {
   owner: string;
@@ -135,17 +138,20 @@ export async function leaseDueEvents(input: {
   now: Date;
   until: Date;
 }): Promise<ClaimedEvent[]> {
-  const values: unknown[] = [];
-  const bind = binder(values);
   const skipLocked = dbProvider() === "postgresql" ? " FOR UPDATE SKIP LOCKED" : "";
-  const rows = await db().$queryRawUnsafe<(Omit<ClaimedEvent, "retryFrom"> & { retryFrom: Date | string })[]>(
-    `UPDATE "WebhookEvent" SET "leaseOwner" = ${bind("text", input.owner)}, "leaseUntil" = ${bind("date", input.until)}
-     WHERE "id" IN (
-       SELECT e."id" FROM "WebhookEvent" e WHERE ${dueCondition(() => bind("date", input.now))}
-       ORDER BY e."nextAttemptAt" LIMIT ${input.limit}${skipLocked})
-     RETURNING "id", "accountId", "messageId", "kind", "segmentNumber", "payload", "attempts", "retryFrom"`,
-    ...values,
-  );
+  const rows = await writeTransaction(function* () {
+    const values: unknown[] = [];
+    const bind = binder(values);
+    return yield* query<Omit<ClaimedEvent, "retryFrom"> & { retryFrom: Date | string }>(
+      `UPDATE "WebhookEvent" SET "leaseOwner" = ${bind("text", input.owner)}, "leaseUntil" = ${bind("date", input.until)},
+         "nextAttemptAt" = ${bind("date", input.until)}
+       WHERE "id" IN (
+         SELECT e."id" FROM "WebhookEvent" e WHERE ${dueCondition(() => bind("date", input.now))}
+         ORDER BY e."nextAttemptAt" LIMIT ${input.limit}${skipLocked})
+       RETURNING "id", "accountId", "messageId", "kind", "segmentNumber", "payload", "attempts", "retryFrom"`,
+      values,
+    );
+  });
   return rows.map((r) => ({
     ...r,
     segmentNumber: r.segmentNumber === null ? null : Number(r.segmentNumber),
@@ -171,7 +177,7 @@ export function* markEventsDeliveredSteps(ids: string[], now: Date): Steps<strin
   const done = yield* query<{ id: string }>(
     `UPDATE "WebhookEvent" SET "status" = 'delivered', "attempts" = "attempts" + 1,
        "deliveredAt" = ${placeholder(1, "date")}, "leaseOwner" = NULL, "leaseUntil" = NULL, "lastError" = NULL
-     WHERE "status" = 'pending' AND "id" IN (${list}) RETURNING "id"`,
+     WHERE ${narrowingOnly('"status"')} = 'pending' AND "id" IN (${list}) RETURNING "id"`,
     values,
   );
   return done.map((d) => d.id);
