@@ -142,12 +142,37 @@ function beginImmediate(connection: BetterSqlite3.Database, prepare: BetterSqlit
  * own busy wait (25–100 ms sleeps) is off meanwhile.
  */
 export function beginWaiting(connection: BetterSqlite3.Database, begin: () => unknown, deadlineMs: number): unknown {
-  connection.pragma("busy_timeout = 0");
+  const timeouts = busyTimeoutsOf(connection);
+  timeouts.off.get();
   try {
     return whileBusy(begin, { deadlineMs });
   } finally {
-    connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    timeouts.on.get();
   }
+}
+
+// The two busy-timeout pragmas around every write transaction, prepared once per connection (`pragma()` prepares
+// its statement on each call: two parses a transaction).
+const busyTimeouts = new WeakMap<
+  BetterSqlite3.Database,
+  { off: BetterSqlite3.Statement; on: BetterSqlite3.Statement }
+>();
+
+function busyTimeoutsOf(connection: BetterSqlite3.Database): {
+  off: BetterSqlite3.Statement;
+  on: BetterSqlite3.Statement;
+} {
+  let timeouts = busyTimeouts.get(connection);
+  if (!timeouts) {
+    // The driver's own prepare: the Prisma client's connection has its `prepare` replaced (sqliteAdapter above).
+    const prepare = (Object.getPrototypeOf(connection) as BetterSqlite3.Database).prepare.bind(connection);
+    timeouts = {
+      off: prepare("PRAGMA busy_timeout = 0"),
+      on: prepare(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`),
+    };
+    busyTimeouts.set(connection, timeouts);
+  }
+  return timeouts;
 }
 
 export function db(): Db {
