@@ -6,6 +6,7 @@ import {
   insertRowsSteps,
   placeholder,
   narrowingOnly,
+  sqliteIndexedBy,
   placeholderList,
   type ColumnKind,
 } from "../db/insert-rows";
@@ -230,13 +231,13 @@ export function* dueSchedulesSteps(now: Date, limit: number): Steps<DueRow[]> {
 
 /**
  * Up to `limit` waiting messages (nothing handed to the carrier) whose validity ended by `now`. The predicate is the
- * partial index "Message_validity_idx"'s, word for word, so SQLite can use it (migration send_options).
+ * partial index "Message_validity_idx"'s, word for word (migration send_options), and SQLite is told to use it.
  */
 export function* lapsedSteps(now: Date, limit: number): Steps<LapsedRow[]> {
   const values: unknown[] = [];
   const bind = binder(values);
   const waiting = yield* query<LapsedRow>(
-    `SELECT "id", "accountId", "referenceId", "numSegments" FROM "Message"
+    `SELECT "id", "accountId", "referenceId", "numSegments" FROM "Message"${sqliteIndexedBy("Message_validity_idx")}
      WHERE "status" IN ('scheduled', 'queued') AND "validUntil" IS NOT NULL
        AND "validUntil" <= ${bind("date", now)} AND "partsSubmitted" = 0
      LIMIT ${Math.floor(limit)}`,

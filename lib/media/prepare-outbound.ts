@@ -2,6 +2,8 @@ import { randomInt } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { db } from "../db/client";
+import { readTransaction } from "../db/steps";
+import { pendingOutboundMediaSteps } from "./outbound-media-queries";
 import { logger } from "../log";
 import { QUEUED_STATUSES } from "../messaging/message-status";
 import { recordTransitionsInTx, sdrRow } from "../messaging/record-transitions";
@@ -281,16 +283,9 @@ async function prepareClaimed(route: RouteMedia, group: PendingMessage[], now: D
 
 /** One pass over the MMS waiting for their media; returns how many messages it settled or put off. */
 export async function prepareOutboundMedia(now = new Date()): Promise<number> {
-  const pending: PendingMessage[] = await db().message.findMany({
-    where: {
-      mediaState: "pending",
-      status: { in: PREPARED_STATUSES },
-      OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }],
-    },
-    orderBy: { createdAt: "asc" },
-    take: BATCH,
-    select: { id: true, accountId: true, fromNumber: true, media: true, referenceId: true, attempts: true },
-  });
+  const pending: PendingMessage[] = (
+    await readTransaction(() => pendingOutboundMediaSteps(now, PREPARED_STATUSES, BATCH))
+  ).map((m) => ({ ...m, attempts: Number(m.attempts) }));
   if (pending.length === 0) return 0;
   const routes = await routeMediaOf(pending.map((m) => m.fromNumber));
   const groups = new Map<string, { route: RouteMedia; messages: PendingMessage[] }>();

@@ -70,8 +70,9 @@ export function* messagesWithWebhookSteps(ids: string[]): Steps<WebhookMessageRo
     messages.push(
       ...(yield* query<WebhookMessageRow>(
         `SELECT m."id", m."accountId", m."fromNumber", m."toNumber", m."referenceId", m."numSegments", m."bulk"
-         FROM "Message" m JOIN "WebhookEndpoint" w ON w."accountId" = m."accountId"
-         WHERE m."id" IN (${list})`,
+         FROM "Message" m
+         WHERE m."id" IN (${list})
+           AND EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."accountId" = m."accountId")`,
         values,
       )),
     );
