@@ -81,15 +81,111 @@ export async function readTransaction<T>(make: () => Steps<T>): Promise<T> {
  * what holds it), and once taken the body runs to COMMIT in one synchronous go: `make` must not do other I/O.
  */
 export async function writeTransaction<T>(make: () => Steps<T>): Promise<T> {
+  if (dbProvider() === "sqlite") return groupedWrite(make);
   const later: (() => void)[] = [];
-  let result: T;
-  if (dbProvider() === "sqlite") {
-    result = await sqliteTransaction("BEGIN IMMEDIATE", make, later);
-  } else {
-    result = await db().$transaction((tx) => runSteps(tx as unknown as RawClient, make(), (run) => later.push(run)));
-  }
+  const result = await db().$transaction((tx) =>
+    runSteps(tx as unknown as RawClient, make(), (run) => later.push(run)),
+  );
   for (const run of later) run();
   return result;
+}
+
+// --- SQLite: the write transactions of one turn of the event loop, committed together ---------------------------
+//
+// Every SQLite COMMIT is a disk sync (synchronous=FULL) and a hold of the one write lock that the send path's writer
+// waits for. The worker issues many small write transactions from independent loops (a round's record, a batch of
+// receipts, a batch of webhook outcomes, a webhook claim); those asked for in the same turn of the event loop run in
+// one transaction, each body inside a SAVEPOINT of its own: a body that throws is rolled back alone and its caller
+// gets the error, the others commit. Each caller's promise settles, and its after-commit work runs, once the shared
+// COMMIT is done, exactly as if it had committed alone.
+
+interface QueuedWrite {
+  make: () => Steps<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+let queuedWrites: QueuedWrite[] = [];
+let groupWindowMs = 0;
+
+/**
+ * How long the first write transaction of a group waits for others to join it: 0 (the default) groups those asked
+ * for in the same turn of the event loop. The delivery worker, whose writes are many, small and not waited on by a
+ * client, sets a few milliseconds.
+ */
+export function groupWritesWithin(ms: number): void {
+  groupWindowMs = ms;
+}
+
+function groupedWrite<T>(make: () => Steps<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    queuedWrites.push({ make, resolve: resolve as (value: unknown) => void, reject });
+    if (queuedWrites.length > 1) return;
+    if (groupWindowMs > 0) setTimeout(commitQueuedWrites, groupWindowMs);
+    else setImmediate(commitQueuedWrites);
+  });
+}
+
+function commitQueuedWrites(): void {
+  const group = queuedWrites;
+  queuedWrites = [];
+  if (group.length === 1) {
+    const [only] = group;
+    const later: (() => void)[] = [];
+    sqliteTransaction("BEGIN IMMEDIATE", only!.make, later).then((value) => {
+      only!.resolve(value);
+      for (const run of later) run();
+    }, only!.reject);
+    return;
+  }
+  // Outcomes per body, filled in by the shared transaction's body (which never throws for one of them).
+  const outcomes: ({ ok: true; value: unknown; later: (() => void)[] } | { ok: false; error: unknown })[] = [];
+  const shared = function* (): Steps<void> {
+    outcomes.length = 0;
+    for (const { make } of group) {
+      const later: (() => void)[] = [];
+      yield { kind: "execute", sql: "SAVEPOINT parley_write", values: [] };
+      try {
+        const value = yield* collectLater(make(), later);
+        yield { kind: "execute", sql: "RELEASE parley_write", values: [] };
+        outcomes.push({ ok: true, value, later });
+      } catch (error) {
+        yield { kind: "execute", sql: "ROLLBACK TO parley_write", values: [] };
+        yield { kind: "execute", sql: "RELEASE parley_write", values: [] };
+        outcomes.push({ ok: false, error });
+      }
+    }
+  };
+  sqliteTransaction("BEGIN IMMEDIATE", shared, []).then(
+    () => {
+      for (const [i, outcome] of outcomes.entries()) {
+        if (!outcome.ok) {
+          group[i]!.reject(outcome.error);
+          continue;
+        }
+        group[i]!.resolve(outcome.value);
+        for (const run of outcome.later) run();
+      }
+    },
+    (error: unknown) => {
+      for (const { reject } of group) reject(error);
+    },
+  );
+}
+
+/** Runs `steps`, passing every statement through and keeping its after-commit work in `later`. */
+function* collectLater<T>(steps: Steps<T>, later: (() => void)[]): Steps<T> {
+  let next = steps.next();
+  while (!next.done) {
+    const step = next.value;
+    if (step.kind === "afterCommit") {
+      later.push(step.run);
+      next = steps.next(undefined);
+    } else {
+      next = steps.next(yield step);
+    }
+  }
+  return next.value;
 }
 
 const LOCK_DEADLINE_MS = 10_000;
@@ -137,13 +233,22 @@ function tryTransaction<T>(
     let next = steps.next();
     while (!next.done) {
       const step = next.value;
+      if (step.kind === "afterCommit") {
+        later.push(step.run);
+        next = steps.next(undefined);
+        continue;
+      }
       let result: unknown;
-      if (step.kind === "afterCommit") later.push(step.run);
-      else {
+      try {
         const statement = prepared(step.sql);
         // Prisma's reads of the same statement switch it to arrays: objects here.
         result =
           step.kind === "query" ? statement.raw(false).all(...step.values) : statement.run(...step.values).changes;
+      } catch (error) {
+        // Into the body: one that does not catch it ends here (rolled back below); a group of bodies rolls back the
+        // failing one's savepoint only.
+        next = steps.throw(error);
+        continue;
       }
       next = steps.next(result);
     }

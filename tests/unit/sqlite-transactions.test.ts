@@ -99,4 +99,43 @@ describe("SQLite transactions beside other connections", () => {
     expect(count()).toBe(3);
     other.close();
   });
+
+  it("commits the write transactions asked for together, rolling back only the one that fails", async () => {
+    await db().$executeRawUnsafe(`DELETE FROM "Edit"`);
+    const other = new Database(file, { readonly: true });
+    const who = () =>
+      (other.prepare(`SELECT "who" FROM "Edit" ORDER BY rowid`).all() as { who: string }[]).map((r) => r.who);
+    const seen: string[] = [];
+    const write = (name: string, fail: "no" | "statement" | "body") =>
+      writeTransaction(function* () {
+        yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, [`${name} 1`]);
+        yield* afterCommit(() => seen.push(`${name}: ${who().length} rows`));
+        if (fail === "statement") yield* execute(`INSERT INTO "NoSuchTable" ("who") VALUES (?)`, [name]);
+        if (fail === "body") throw new Error(`${name} gave up`);
+        yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, [`${name} 2`]);
+        const rows = yield* query<{ n: bigint | number }>(`SELECT count(*) AS n FROM "Edit"`);
+        return Number(rows[0]!.n);
+      });
+    // Asked for in the same turn, as the worker's loops do.
+    const results = await Promise.allSettled([
+      write("a", "no"),
+      write("b", "statement"),
+      write("c", "no"),
+      write("d", "body"),
+      write("e", "no"),
+    ]);
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : String(r.reason)))).toEqual([
+      2,
+      expect.stringMatching(/no such table/),
+      4,
+      "Error: d gave up",
+      6,
+    ]);
+    expect(who()).toEqual(["a 1", "a 2", "c 1", "c 2", "e 1", "e 2"]);
+    // After-commit work of the committed ones only, each once every row is visible to other connections.
+    expect(seen).toEqual(["a: 6 rows", "c: 6 rows", "e: 6 rows"]);
+    // And alone again afterwards.
+    await expect(write("f", "no")).resolves.toBe(8);
+    other.close();
+  });
 });
