@@ -145,7 +145,7 @@ const schema = z.object({
   // here: local development and tests point webhooks at 127.0.0.1.
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   // Deliveries in flight at once per process.
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   // How often the dispatcher looks for due events (also right after each delivery while there is a backlog).
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
   // The decision: any 2xx within 10 s is accepted.
