@@ -131,7 +131,8 @@ export async function anyDueEvent(now: Date): Promise<boolean> {
  * Leases up to `limit` due events to `owner` until `until`, oldest due first. PostgreSQL skips rows another
  * dispatcher is leasing at the same moment; SQLite serialises the statement. A leased event's next attempt is its
  * lease's end (when it is tried again if this attempt never records an outcome), so the events being posted sit
- * after the due ones in the claim's index instead of being read past by every claim.
+ * after the due ones in the claim's index instead of being read past by every claim. The limit is a parameter: one
+ * statement, prepared once, whatever the number of free slots.
  */
 export async function leaseDueEvents(input: {
   owner: string;
@@ -148,7 +149,7 @@ export async function leaseDueEvents(input: {
          "nextAttemptAt" = ${bind("date", input.until)}
        WHERE "id" IN (
          SELECT e."id" FROM "WebhookEvent" e WHERE ${dueCondition(() => bind("date", input.now))}
-         ORDER BY e."nextAttemptAt" LIMIT ${input.limit}${skipLocked})
+         ORDER BY e."nextAttemptAt" LIMIT ${bind("int", input.limit)}${skipLocked})
        RETURNING "id", "accountId", "messageId", "kind", "segmentNumber", "payload", "attempts", "retryFrom"`,
       values,
     );
