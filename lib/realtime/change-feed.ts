@@ -3,6 +3,8 @@ import { readDb as db } from "../db/client";
 import { logger } from "../log";
 import { changesOfSdrs } from "../conversations/thread-messages";
 import { messageChangeSchema, SOCKET_EVENTS, type MessageChange } from "./change-schema";
+import { hotRead } from "../db/hot-read";
+import { lastSdrQuery } from "./change-feed-queries";
 import { visibilityFilter } from "./visible-changes";
 
 // The server's change feed. The SDR table is the ordered log of message changes (every send writes accepted/queued
@@ -50,7 +52,8 @@ export async function startChangeFeed(io: Server, pollMs: number): Promise<Chang
     // Nobody is watching on this server: skip to the end of the log instead of reading every change (a browser that
     // connects later asks for what it missed through catch-up, which reads the log itself).
     if (io.of("/").sockets.size === 0) {
-      last = (await db().sdr.findFirst({ orderBy: { id: "desc" }, select: { id: true } }))?.id ?? last;
+      const [newest] = await hotRead<{ id: number | bigint | string | null }>(lastSdrQuery);
+      if (newest?.id !== null && newest?.id !== undefined) last = Number(newest.id);
       gaps.clear();
       return;
     }
