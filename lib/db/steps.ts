@@ -173,7 +173,10 @@ function commitQueuedWrites(): void {
   );
 }
 
-/** Runs `steps`, passing every statement through and keeping its after-commit work in `later`. */
+/**
+ * Runs `steps`, passing every statement (and a statement's error) through and keeping its after-commit work in
+ * `later`.
+ */
 function* collectLater<T>(steps: Steps<T>, later: (() => void)[]): Steps<T> {
   let next = steps.next();
   while (!next.done) {
@@ -181,9 +184,16 @@ function* collectLater<T>(steps: Steps<T>, later: (() => void)[]): Steps<T> {
     if (step.kind === "afterCommit") {
       later.push(step.run);
       next = steps.next(undefined);
-    } else {
-      next = steps.next(yield step);
+      continue;
     }
+    let result: unknown;
+    try {
+      result = yield step;
+    } catch (error) {
+      next = steps.throw(error);
+      continue;
+    }
+    next = steps.next(result);
   }
   return next.value;
 }

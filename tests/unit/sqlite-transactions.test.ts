@@ -106,12 +106,20 @@ describe("SQLite transactions beside other connections", () => {
     const who = () =>
       (other.prepare(`SELECT "who" FROM "Edit" ORDER BY rowid`).all() as { who: string }[]).map((r) => r.who);
     const seen: string[] = [];
-    const write = (name: string, fail: "no" | "statement" | "body") =>
+    const write = (name: string, fail: "no" | "statement" | "body" | "caught") =>
       writeTransaction(function* () {
         yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, [`${name} 1`]);
         yield* afterCommit(() => seen.push(`${name}: ${who().length} rows`));
         if (fail === "statement") yield* execute(`INSERT INTO "NoSuchTable" ("who") VALUES (?)`, [name]);
         if (fail === "body") throw new Error(`${name} gave up`);
+        if (fail === "caught") {
+          // A statement's error reaches the body, which may handle it and go on.
+          try {
+            yield* execute(`INSERT INTO "NoSuchTable" ("who") VALUES (?)`, [name]);
+          } catch {
+            yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, [`${name} instead`]);
+          }
+        }
         yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, [`${name} 2`]);
         const rows = yield* query<{ n: bigint | number }>(`SELECT count(*) AS n FROM "Edit"`);
         return Number(rows[0]!.n);
@@ -120,22 +128,22 @@ describe("SQLite transactions beside other connections", () => {
     const results = await Promise.allSettled([
       write("a", "no"),
       write("b", "statement"),
-      write("c", "no"),
+      write("c", "caught"),
       write("d", "body"),
       write("e", "no"),
     ]);
     expect(results.map((r) => (r.status === "fulfilled" ? r.value : String(r.reason)))).toEqual([
       2,
       expect.stringMatching(/no such table/),
-      4,
+      5,
       "Error: d gave up",
-      6,
+      7,
     ]);
-    expect(who()).toEqual(["a 1", "a 2", "c 1", "c 2", "e 1", "e 2"]);
+    expect(who()).toEqual(["a 1", "a 2", "c 1", "c instead", "c 2", "e 1", "e 2"]);
     // After-commit work of the committed ones only, each once every row is visible to other connections.
-    expect(seen).toEqual(["a: 6 rows", "c: 6 rows", "e: 6 rows"]);
-    // And alone again afterwards.
-    await expect(write("f", "no")).resolves.toBe(8);
+    expect(seen).toEqual(["a: 7 rows", "c: 7 rows", "e: 7 rows"]);
+    // And alone again afterwards, where a caught statement error reaches the body the same way.
+    await expect(write("f", "caught")).resolves.toBe(10);
     other.close();
   });
 });
