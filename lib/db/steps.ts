@@ -173,11 +173,14 @@ function commitQueuedWrites(): void {
   );
 }
 
+/** A statement step: what is left of a body once its after-commit work is set aside. */
+type StatementStep = Exclude<Step, { kind: "afterCommit" }>;
+
 /**
  * Runs `steps`, passing every statement (and a statement's error) through and keeping its after-commit work in
  * `later`.
  */
-function* collectLater<T>(steps: Steps<T>, later: (() => void)[]): Steps<T> {
+function* collectLater<T>(steps: Steps<T>, later: (() => void)[]): Generator<StatementStep, T, unknown> {
   let next = steps.next();
   while (!next.done) {
     const step = next.value;
@@ -239,15 +242,10 @@ function tryTransaction<T>(
     throw error;
   }
   try {
-    const steps = make();
+    const steps = collectLater(make(), later);
     let next = steps.next();
     while (!next.done) {
       const step = next.value;
-      if (step.kind === "afterCommit") {
-        later.push(step.run);
-        next = steps.next(undefined);
-        continue;
-      }
       let result: unknown;
       try {
         const statement = prepared(step.sql);
