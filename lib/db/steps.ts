@@ -144,14 +144,14 @@ function commitQueuedWrites(): void {
     outcomes.length = 0;
     for (const { make } of group) {
       const later: (() => void)[] = [];
-      yield { kind: "execute", sql: "SAVEPOINT parley_write", values: [] };
+      yield* execute("SAVEPOINT parley_write");
       try {
         const value = yield* collectLater(make(), later);
-        yield { kind: "execute", sql: "RELEASE parley_write", values: [] };
+        yield* execute("RELEASE parley_write");
         outcomes.push({ ok: true, value, later });
       } catch (error) {
-        yield { kind: "execute", sql: "ROLLBACK TO parley_write", values: [] };
-        yield { kind: "execute", sql: "RELEASE parley_write", values: [] };
+        yield* execute("ROLLBACK TO parley_write");
+        yield* execute("RELEASE parley_write");
         outcomes.push({ ok: false, error });
       }
     }
