@@ -5,6 +5,7 @@ import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { db, disconnectDb } from "../../lib/db/client";
+import { insertRowsSteps, rowChunks } from "../../lib/db/insert-rows";
 import { afterCommit, execute, query, writeTransaction } from "../../lib/db/steps";
 
 // A portal edit is a transaction that reads, then writes, while the send writer's thread and the body indexer commit
@@ -145,5 +146,34 @@ describe("SQLite transactions beside other connections", () => {
     // And alone again afterwards, where a caught statement error reaches the body the same way.
     await expect(write("f", "caught")).resolves.toBe(10);
     other.close();
+  });
+
+  it("inserts any number of rows in statements of a power of two rows each, every row once and in order", async () => {
+    expect(rowChunks(100, 4285, true)).toEqual([64, 32, 4]);
+    expect(rowChunks(5000, 4285, true)).toEqual([4096, 512, 256, 128, 8]);
+    expect(rowChunks(5000, 4285, false)).toEqual([4285, 715]);
+    await db().$executeRawUnsafe(`CREATE TABLE "Row" ("n" INTEGER NOT NULL, "label" TEXT, "at" TEXT)`);
+    const at = new Date("2026-11-27T12:00:00.000Z");
+    for (const count of [1, 100, 37, 4097]) {
+      await db().$executeRawUnsafe(`DELETE FROM "Row"`);
+      const rows = Array.from({ length: count }, (_, n) => [n, n % 3 === 0 ? null : `row ${n}`, at]);
+      await writeTransaction(() =>
+        insertRowsSteps(
+          "Row",
+          [
+            ["n", "int"],
+            ["label", "text"],
+            ["at", "date"],
+          ],
+          rows,
+        ),
+      );
+      const stored = await db().$queryRawUnsafe<{ n: bigint | number; label: string | null; at: string }[]>(
+        `SELECT "n", "label", "at" FROM "Row" ORDER BY rowid`,
+      );
+      expect(stored.map((r) => Number(r.n))).toEqual(rows.map((r) => r[0]));
+      expect(stored.map((r) => r.label)).toEqual(rows.map((r) => r[1]));
+      expect(new Set(stored.map((r) => r.at))).toEqual(new Set(["2026-11-27T12:00:00.000+00:00"]));
+    }
   });
 });
