@@ -322,7 +322,8 @@ if wants parley; then
     start parley-server node --cpu-prof --cpu-prof-dir="$OUT/parley" --import tsx server.ts
   server=$LAST_PID
   wait_line 180 parley-server '^PARLEY_READY ' >/dev/null
-  worker=$(pgrep -P "$server" | head -1)
+  # The server's children: tsx's esbuild service and the worker process (the one running worker/main.ts).
+  worker=$(pgrep -P "$server" -f "worker/main.ts" | head -1)
   log "parley: provisioning $NUMBERS numbers (server pid $server, worker pid $worker)"
   node bench/compare-kannel/measure.mjs provision --base "http://127.0.0.1:$port" --account "$account" --key "$key" \
     --prefix "$FROM_PREFIX" --count "$NUMBERS" >/dev/null
