@@ -1,6 +1,6 @@
 import { dbProvider } from "../db/client";
 import { execute, query, readTransaction, type Steps } from "../db/steps";
-import { binder, chunks, placeholder, placeholderList } from "../db/insert-rows";
+import { binder, chunks, narrowingOnly, placeholder, placeholderList, sqliteBound } from "../db/insert-rows";
 import type { Encoding } from "../segments/count-segments";
 import { QUEUED_SQL } from "./delivery-queries";
 import { destinationTimeZone } from "./destination-time-zone";
@@ -52,23 +52,39 @@ export function* heldNumbersSteps(workerId: string): Steps<HeldRow[]> {
   );
 }
 
-/** Gives numbers back, writing their next slots (`slotOf`, when it has one), in one statement a chunk. */
+/**
+ * Gives numbers back, writing their next slots (`slotOf`, when it has one): a chunk's numbers with a slot in one
+ * statement, joined to a table of (number, slot), the others in another. A `CASE "number" WHEN … THEN …` per number
+ * compared each row with every number (7–8 ms of the write lock to give back 1,200 numbers).
+ */
 export function* releaseNumbersSteps(
   workerId: string,
   numbers: string[],
   slotOf: (number: string) => number | null | undefined,
 ): Steps<void> {
+  const postgres = dbProvider() === "postgresql";
   for (const chunk of chunks(numbers, 5_000)) {
+    const slotted = chunk.filter((n) => slotOf(n));
+    if (slotted.length > 0) {
+      const values: unknown[] = [];
+      const bind = binder(values);
+      // Placeholders in the order they appear (SQLite's are positional): the slots first, then the owner.
+      const slots = postgres
+        ? `(VALUES ${slotted.map((n) => `(${bind("text", n)}, ${bind("date", new Date(slotOf(n)!))})`).join(", ")}) AS s(n, at)`
+        : `(SELECT value ->> 0 AS n, value ->> 1 AS at FROM json_each(${bind("text", JSON.stringify(slotted.map((n) => [n, sqliteBound("date", new Date(slotOf(n)!))])))})) AS s`;
+      yield* execute(
+        `UPDATE "PhoneNumber" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "nextSendAt" = s.at FROM ${slots}
+           WHERE ${narrowingOnly('"leaseOwner"')} = ${bind("text", workerId)} AND "number" = s.n`,
+        values,
+      );
+    }
+    const unslotted = chunk.filter((n) => !slotOf(n));
+    if (unslotted.length === 0) continue;
     const values: unknown[] = [];
-    const bind = binder(values);
-    const cases = chunk
-      .filter((n) => slotOf(n))
-      .map((n) => `WHEN ${bind("text", n)} THEN ${bind("date", new Date(slotOf(n)!))}`);
-    const nextSendAt = cases.length > 0 ? `CASE "number" ${cases.join(" ")} ELSE "nextSendAt" END` : `"nextSendAt"`;
-    const owner = bind("text", workerId);
-    const list = placeholderList(values, chunk);
+    const owner = binder(values)("text", workerId);
+    const list = placeholderList(values, unslotted);
     yield* execute(
-      `UPDATE "PhoneNumber" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "nextSendAt" = ${nextSendAt}
+      `UPDATE "PhoneNumber" SET "leaseOwner" = NULL, "leaseUntil" = NULL
          WHERE "leaseOwner" = ${owner} AND "number" IN (${list})`,
       values,
     );
