@@ -317,9 +317,9 @@ if wants parley; then
   npm run -s parley -- webhook set --account "$account" --url "http://127.0.0.1:$receiver_port/parley" \
     >/dev/null 2>>"$WORK/parley-cli.out"
   port=$(free_port)
-  log "parley: starting the server under --cpu-prof (node --cpu-prof --import tsx server.ts)"
+  log "parley: starting the server under --cpu-prof (node --cpu-prof --max-semi-space-size=64 --import tsx server.ts)"
   HOST=127.0.0.1 PORT=$port PARLEY_READY_FD=stdout \
-    start parley-server node --cpu-prof --cpu-prof-dir="$OUT/parley" --import tsx server.ts
+    start parley-server node --cpu-prof --cpu-prof-dir="$OUT/parley" --max-semi-space-size=64 --import tsx server.ts
   server=$LAST_PID
   wait_line 180 parley-server '^PARLEY_READY ' >/dev/null
   # The server's children: tsx's esbuild service and the worker process (the one running worker/main.ts).
