@@ -87,11 +87,13 @@ export function* insertRowsSteps(
   const postgres = dbProvider() === "postgresql";
   const names = columns.map(([name]) => `"${name}"`).join(", ");
   const perChunk = Math.floor(MAX_PARAMETERS / columns.length);
+  // boundValue's choice, made once for the whole insert rather than once a value.
+  const bound = postgres ? pgValue : sqliteValue;
   let offset = 0;
   for (const size of rowChunks(rows.length, perChunk, !postgres)) {
     const chunk = rows.slice(offset, (offset += size));
     const values: unknown[] = [];
-    for (const row of chunk) columns.forEach(([, kind], i) => values.push(boundIn(postgres, kind, row[i])));
+    for (const row of chunk) columns.forEach(([, kind], i) => values.push(bound(kind, row[i])));
     const key = `${table}\n${names}\n${size}\n${suffix}`;
     let text = postgres ? undefined : sqliteInserts.get(key);
     if (text === undefined) {
@@ -107,10 +109,6 @@ export function* insertRowsSteps(
 
 // SQLite's INSERT texts by table, columns, row count and suffix: the same few, built once.
 const sqliteInserts = new Map<string, string>();
-
-function boundIn(postgres: boolean, kind: ColumnKind, value: unknown): unknown {
-  return postgres ? pgValue(kind, value) : sqliteValue(kind, value);
-}
 
 /** insertRowsSteps through a Prisma client or transaction. */
 export async function insertRows(

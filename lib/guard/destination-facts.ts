@@ -1,17 +1,12 @@
-import { numberFacts } from "../messaging/phone-number";
+import { numberFacts, type NumberFacts } from "../messaging/phone-number";
 import metadata from "libphonenumber-js/metadata.max.json";
 
 // What the guard rails need to know of a phone number: its country (ISO 3166 alpha-2), the prefix a burst is counted
 // by, and whether it is a premium-rate or shared-cost number (the ones SMS pumping earns from). Read from
 // the same parse as a number's validity (numberFacts in lib/messaging/phone-number.ts), remembered with it.
 
-export interface DestinationFacts {
-  /** ISO 3166 alpha-2; "001" for a non-geographic number (+800, +882…). */
-  country: string;
-  /** Country calling code and the first three digits of the national number: the range a burst is counted in. */
-  prefix: string;
-  premium: boolean;
-}
+/** Its country, burst prefix and premium type (NumberFacts, which documents each, less its validity). */
+export type DestinationFacts = Omit<NumberFacts, "valid">;
 
 /** The facts of a number given as digits with country code (a number validTn accepted, or an account's own). */
 export function destinationFacts(digits: string): DestinationFacts {
