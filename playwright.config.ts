@@ -7,6 +7,7 @@ const LIVE = ["e2e/conversations-*.spec.ts", "e2e/team-inbox.spec.ts"];
 
 export default defineConfig({
   testDir: "tests",
+  globalSetup: "./tests/helpers/build-bundles.ts",
   timeout: 60_000,
   workers: 2,
   reporter: [["list"]],

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
+    globalSetup: ["tests/helpers/build-bundles.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -308,7 +308,7 @@ parley_scenario() {
   log "parley: starting the server (CARRIER=smpp, SMPP_WINDOW=$WINDOW)"
   HOST=127.0.0.1 PORT=$http_port CARRIER=smpp SMPP_HOST=127.0.0.1 SMPP_PORT=$SMPP_PORT SMPP_SYSTEM_ID=parley \
     SMPP_PASSWORD=compare SMPP_WINDOW=$WINDOW PARLEY_READY_FD=stdout \
-    start parley-server node --max-semi-space-size=64 --import tsx server.ts
+    start parley-server node --max-semi-space-size=64 .next/parley/server.mjs
   local server=$LAST_PID
   wait_for 180 "the Parley server" has_line parley-server '^PARLEY_READY '
   wait_for 60 "Parley's SMPP bind" sink_bound "$dir/sink.json"

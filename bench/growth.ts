@@ -234,7 +234,7 @@ async function caughtUp(): Promise<number> {
 
 async function growthBySize() {
   const database = await freshDatabase("growth");
-  const start = () => startServer({ database, direct: true, env: { LOG_LEVEL: "warn" } });
+  const start = () => startServer({ database, env: { LOG_LEVEL: "warn" } });
   let server = await start();
   const account = await createTestAccount(server, { numbers: 20, rateLimitPerSecond: 100_000 });
   const results: {
@@ -299,7 +299,6 @@ async function memoryAfterSends() {
   const database = await freshDatabase("growth-memory");
   const server = await startServer({
     database,
-    direct: true,
     env: { LOG_LEVEL: "warn", PARLEY_WORKER: "true", SIMULATOR_RECEIPT_DELAY_MS: "1000" },
   });
   const NUMBERS = 3000;

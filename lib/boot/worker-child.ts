@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { MetricObjectWithValues, MetricValue } from "prom-client";
 import type { Logger } from "../log";
 
@@ -40,6 +40,15 @@ const RESTART_DELAYS_MS = [1_000, 2_000, 5_000, 15_000, 60_000];
 const STABLE_MS = 60_000;
 
 /**
+ * The worker's program, with the same Node flags as this process: the worker's bundle beside the server's own when the
+ * server runs from its bundle (`npm start`: .next/parley/server.mjs), else its source (`npm run dev`, under tsx).
+ */
+function workerEntry(): string {
+  const main = process.argv[1] ?? "";
+  return basename(main) === "server.mjs" ? join(dirname(main), "worker.mjs") : join(process.cwd(), "worker", "main.ts");
+}
+
+/**
  * Starts the worker and resolves once it reports ready. A worker that exits before its first `ready` fails the
  * start (with what it wrote on stderr before dying, which the server's own output shows as well); one that exits
  * later is started again after a delay, and said so in the log.
@@ -56,13 +65,12 @@ export async function startWorkerChild(log: Logger, options: { onChanges?: () =>
   const spawnOnce = (): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       const startedAt = Date.now();
-      // The same Node and loader flags as this process (`--import tsx` as npm start runs it, or tsx's own).
       const env: NodeJS.ProcessEnv = { ...process.env, PARLEY_WORKER_OF_SERVER: String(process.pid) };
       if (serverPort !== null) env.PARLEY_SERVER_PORT = String(serverPort);
       // Its readiness and metrics come over IPC; the server's own /metrics serves them.
       delete env.PARLEY_READY_FD;
       delete env.METRICS_WORKER_PORT;
-      const proc = spawn(process.execPath, [...process.execArgv, join(process.cwd(), "worker", "main.ts")], {
+      const proc = spawn(process.execPath, [...process.execArgv, workerEntry()], {
         cwd: process.cwd(),
         env,
         stdio: ["ignore", "inherit", "inherit", "ipc"],

@@ -23,7 +23,7 @@ let account: TestAccount;
 
 function parley(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(root, "node_modules/.bin/tsx"), ["lib/cli/main.ts", ...args], {
+    const child = spawn(process.execPath, [join(root, ".next/parley/cli.mjs"), ...args], {
       cwd: root,
       env: {
         ...process.env,

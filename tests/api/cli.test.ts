@@ -5,7 +5,7 @@ import { startServer, type RunningServer } from "../helpers/server";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 import { call } from "../helpers/factories";
 
-// The admin CLI as an operator runs it (`tsx lib/cli/main.ts`, what `npm run parley --` runs, without npm's header
+// The admin CLI as an operator runs it (its bundle, what `npm run parley --` runs, without npm's header
 // lines on stdout), against the same database as a real server, whose answers prove the CLI's work. Each run costs a
 // process start, so independent runs go in parallel.
 const root = join(import.meta.dirname, "..", "..");
@@ -30,7 +30,7 @@ function parley(args: string[], extraEnv: Record<string, string> = {}): Promise<
   };
   if (!("PARLEY_PASSWORD" in extraEnv)) delete env.PARLEY_PASSWORD;
   return new Promise((resolve, reject) => {
-    const child = spawn(join(root, "node_modules/.bin/tsx"), ["lib/cli/main.ts", ...args], {
+    const child = spawn(process.execPath, [join(root, ".next/parley/cli.mjs"), ...args], {
       cwd: root,
       env,
       stdio: ["ignore", "pipe", "pipe"],

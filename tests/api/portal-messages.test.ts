@@ -310,7 +310,6 @@ describe("the carrier state of a worker in its own process (npm run worker)", ()
       expect((await dashboard()).carrier.workers).toEqual([
         expect.objectContaining({ workerId: worker.id, carrier: "simulator", state: "connected" }),
       ]);
-      // To the worker's own process: the tsx launcher would SIGKILL a worker slow to acknowledge a relayed signal.
       worker.signalWorker("SIGTERM");
       expect(await worker.exited).toEqual({ code: 0, signal: null });
       expect((await dashboard()).carrier.workers).toEqual([]);

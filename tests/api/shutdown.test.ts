@@ -38,10 +38,8 @@ const FAN_OUT: Record<string, string> =
 beforeAll(async () => {
   database = await createTestDatabase();
   [doomed, heir] = await Promise.all([
-    // Run by node itself (as `npm start` does), so that SIGTERM reaches the server and nothing else.
     startServer({
       database,
-      direct: true,
       env: { PARLEY_WORKER: "true", LOG_LEVEL: "info", ...WORKER_ENV, ...FAN_OUT },
     }),
     startServer({ database, env: { PARLEY_WORKER: "false", ...FAN_OUT } }),

@@ -23,7 +23,6 @@ beforeAll(async () => {
   database = await createTestDatabase();
   server = await startServer({
     database,
-    direct: true,
     env: {
       PARLEY_WORKER: "true",
       LOG_LEVEL: "info",
@@ -189,9 +188,9 @@ describe("the server's delivery worker process", () => {
     await once(taken, "listening");
     const port = (taken.address() as { port: number }).port;
     try {
-      await expect(
-        startServer({ database, direct: true, env: { PARLEY_WORKER: "true", PORT: String(port) } }),
-      ).rejects.toThrow(new RegExp(`port ${port} on 127.0.0.1 is in use by another program`));
+      await expect(startServer({ database, env: { PARLEY_WORKER: "true", PORT: String(port) } })).rejects.toThrow(
+        new RegExp(`port ${port} on 127.0.0.1 is in use by another program`),
+      );
       await until("the failed server's worker to stop", () => orphanedWorkers().length === 0, 15_000);
     } finally {
       taken.close();

@@ -630,7 +630,6 @@ describe(`several delivery workers on one ${testProvider()} database`, () => {
         const leaseWouldHoldUntil = Math.min(...held(victim).map((n) => ms(n.leaseUntil)!));
 
         const signalledAt = Date.now();
-        // To the worker's own process: the tsx launcher would SIGKILL a worker slow to acknowledge a relayed signal.
         victim.signalWorker("SIGTERM");
         const exit = await Promise.race([
           victim.exited,

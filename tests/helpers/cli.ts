@@ -5,13 +5,16 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "..", "..");
 
-/** Runs the admin CLI as an operator would (`npm run parley -- …`), against the given database. */
+/**
+ * Runs the admin CLI as an operator would (`npm run parley -- …` runs its bundle, .next/parley/cli.mjs, built by
+ * `npm test`'s build step), against the given database.
+ */
 export async function parley(
   args: string[],
   databaseUrl: string,
   env: Record<string, string> = {},
 ): Promise<{ stdout: string; stderr: string }> {
-  return run(join(root, "node_modules/.bin/tsx"), ["lib/cli/main.ts", ...args], {
+  return run(process.execPath, [join(root, ".next/parley/cli.mjs"), ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn", ...env },
   });

@@ -16,19 +16,16 @@ export interface RunningServer {
 }
 
 /**
- * Starts the real server (`tsx server.ts`, the production Next build) on a free port against a fresh database,
- * exactly as `npm start` would, minus the demo account and (unless asked for) the delivery worker. With `direct`,
- * the server runs in the spawned process itself (`node --import tsx server.ts`, as `npm start` runs it) rather than
- * under the tsx launcher, so that a signal sent to `process` reaches the server as a process manager's would.
+ * Starts the real server (its bundle, .next/parley/server.mjs, and the production Next build, both made by
+ * `npm test`'s build step) on a free port against a fresh database, exactly as `npm start` would, minus the demo
+ * account and (unless asked for) the delivery worker. The server runs in the spawned process itself, as `npm start`
+ * execs node, so that a signal sent to `process` reaches the server as a process manager's would.
  */
 export async function startServer(
-  options: { env?: Record<string, string>; database?: TestDatabase; direct?: boolean } = {},
+  options: { env?: Record<string, string>; database?: TestDatabase } = {},
 ): Promise<RunningServer> {
   const database = options.database ?? (await createTestDatabase());
-  const [command, args] = options.direct
-    ? [process.execPath, ["--import", "tsx", "server.ts"]]
-    : [join(root, "node_modules/.bin/tsx"), ["server.ts"]];
-  const child = spawn(command, args, {
+  const child = spawn(process.execPath, [join(root, ".next/parley/server.mjs")], {
     cwd: root,
     env: {
       ...process.env,

@@ -13,7 +13,7 @@ export interface WorkerExit {
 export interface WorkerProcess {
   /** The worker id it announced (`host:pid:hex`), as PhoneNumber.leaseOwner shows it. */
   id: string;
-  /** The pid of the launcher (`tsx`), which leads the process group the worker runs in. */
+  /** The pid of the process it was started as, which leads the process group the worker runs in. */
   pid: number;
   process: ChildProcess;
   /** Everything it wrote on stdout and stderr so far (its JSON logs). */
@@ -21,15 +21,15 @@ export interface WorkerProcess {
   /** Log lines at level error or above (pino level ≥ 50). */
   errors(): string[];
   exited: Promise<WorkerExit>;
-  /** Sends a signal to the launcher only, as `kill <pid>` or a container runtime would. */
+  /** Sends a signal to the process started, as `kill <pid>` or a container runtime would. */
   signal(signal: NodeJS.Signals): void;
   /**
-   * Sends a signal to the node process running the worker itself (its pid is in its id). The tsx launcher relays a
-   * signal it gets to that process but kills it with SIGKILL when it does not acknowledge within some 30 ms, which
-   * a busy worker may not: a clean stop is asked of the worker directly.
+   * Sends a signal to the node process running the worker itself (its pid is in its id): the process started, as
+   * `npm run worker` execs node; a launcher in between (such as tsx's, which kills a child that does not acknowledge
+   * a relayed signal within some 30 ms) would not get it.
    */
   signalWorker(signal: NodeJS.Signals): void;
-  /** Sends a signal to the whole process group (the launcher and the node process running the worker). */
+  /** Sends a signal to the whole process group (the worker and anything it started). */
   signalGroup(signal: NodeJS.Signals): void;
   /** SIGTERM, then SIGKILL of the whole group if it has not exited after `graceMs`. */
   stop(graceMs?: number): Promise<WorkerExit>;
@@ -38,12 +38,11 @@ export interface WorkerProcess {
 const spawned = new Set<WorkerProcess>();
 
 /**
- * Starts `tsx worker/main.ts` as `npm run worker` would, in a process group of its own so that it can be killed
- * as a whole (SIGKILL to the launcher alone would leave the real worker running), and resolves once it printed
- * PARLEY_WORKER_READY.
+ * Starts the worker's bundle (.next/parley/worker.mjs, built by `npm test`'s build step) as `npm run worker` does, in
+ * a process group of its own so that it can be killed as a whole, and resolves once it printed PARLEY_WORKER_READY.
  */
 export async function startWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child = spawn(join(root, "node_modules/.bin/tsx"), ["worker/main.ts"], {
+  const child = spawn(process.execPath, [join(root, ".next/parley/worker.mjs")], {
     cwd: root,
     env: {
       ...process.env,
