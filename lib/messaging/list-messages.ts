@@ -35,6 +35,8 @@ interface Count {
   total: number;
   /** Estimated from a sample rather than counted (counting would read every match). */
   estimated?: true;
+  /** The sample held fewer matches than the page needs: reading the page in order would read past it. */
+  sparse?: true;
 }
 
 /**
@@ -95,7 +97,8 @@ async function countScan(query: ListQuery, plan: Plan): Promise<Count> {
   const sample = env().LISTING_SCAN_ROWS;
   if (rows <= sample) return { total: await countAll(query, plan) };
   const matched = await countNewestMatches(query, plan, sample);
-  return { total: Math.round((matched / sample) * rows), estimated: true };
+  const sparse = matched < query.start + query.count;
+  return { total: Math.round((matched / sample) * rows), estimated: true, ...(sparse && { sparse }) };
 }
 
 /**
@@ -169,9 +172,15 @@ export async function queryMessages(query: ListQuery): Promise<MessagePage> {
       const rows = page ?? (await seekPage(query, plan, hours));
       return { total: totalOf(hours), position: query.start, results: rows.map(toListingResult) };
     }
-    const [count, rows] = await Promise.all([countMatches(query, plan), readPage(query, plan)]);
+    // A scan with a narrower way to its matches: the count's sample says which way the page reads.
+    const [count, rows] = plan.narrowed
+      ? await countMatches(query, plan).then(
+          async (c) => [c, await readPage(query, c.sparse ? plan.narrowed! : plan)] as const,
+        )
+      : await Promise.all([countMatches(query, plan), readPage(query, plan)]);
     return {
-      total: count.total,
+      // An estimate is never below what the page itself shows.
+      total: count.estimated ? Math.max(count.total, query.start + rows.length) : count.total,
       ...(count.estimated && { totalEstimated: true as const }),
       position: query.start,
       results: rows.map(toListingResult),

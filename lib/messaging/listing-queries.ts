@@ -68,6 +68,13 @@ export interface Plan {
   body: (s: Statement) => void;
   /** The body filter reads the account's rows in order: counting every match is as dear as a full count. */
   scan: boolean;
+  /**
+   * SQLite, a scan whose needle the trigram index knows: the same filter, with the index's candidates tested on each
+   * entry of the other filters' index before the row is read. For a page whose matches are rare among the other
+   * filters' messages (a common word among failed messages that never hold it): the scan would read every one of
+   * their bodies (100,000 failed messages: 150–210 ms), this reads the candidates once (30–75 ms at 1M).
+   */
+  narrowed?: Plan;
 }
 
 const MESSAGE_FROM = () => `"Message" m`;
@@ -123,9 +130,19 @@ export async function bodyPlan(query: ListQuery): Promise<Plan> {
       `SELECT count(*) AS n FROM (SELECT 1 FROM ${candidates(probe)} LIMIT ${INDEXED_CANDIDATES + 1})`,
       probe.params,
     )) as [{ n: number }];
-    // Few bodies hold it (in any account): read just those. Many do: the ordered scan finds a page soon.
+    // Few bodies hold it (in any account): read just those. Many do: the ordered scan finds a page soon, unless the
+    // other filters' messages seldom hold it. `+` keeps the planner on the other filters' (or the order's) index.
     if (n <= INDEXED_CANDIDATES)
       return { from: (s) => `${candidates(s)} b CROSS JOIN "Message" m ON m.rowid = b.r`, body: exact, scan: false };
+    const narrowed: Plan = {
+      from: MESSAGE_FROM,
+      body: (s) => {
+        s.where(`+m.rowid IN ${candidates(s)}`);
+        exact(s);
+      },
+      scan: true,
+    };
+    return { from: MESSAGE_FROM, body: exact, scan: true, narrowed };
   }
   return { from: MESSAGE_FROM, body: exact, scan: true };
 }

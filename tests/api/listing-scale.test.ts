@@ -162,6 +162,40 @@ describe("the body filter's estimated total", () => {
     }
   });
 
+  it("finds a common word's rare matches among another filter's messages, however old, and counts at least them", async () => {
+    // No seeded failed message holds "shipped" (the word's bodies are all delivered or inbound): the three oldest
+    // outbound ones are made failed, far behind the newest 5,000 failed messages the estimate samples.
+    const oldest = await db().message.findMany({
+      where: { accountId: account.accountId, direction: "outbound", body: { contains: "shipped" } },
+      orderBy: { createdAt: "asc" },
+      take: 3,
+      select: { id: true, status: true },
+    });
+    const ids = oldest.map((m) => m.id);
+    await db().message.updateMany({ where: { id: { in: ids } }, data: { status: "failed" } });
+    const sampling = await startServer({ database: server.database, env: { LISTING_SCAN_ROWS: "5000" } });
+    try {
+      const get = async (query: string) => {
+        const res = await call(sampling, "GET", `/v3/messages?accountId=${account.accountId}&${query}`, {
+          headers: account.headers,
+        });
+        expect(res.status, res.text).toBe(200);
+        return res.json.data as { total: number; totalEstimated?: true; results: Result[] };
+      };
+      const data = await get("body=SHIPPED&status=failed");
+      expect(data.results.map((r) => r.messageId)).toEqual([...ids].reverse());
+      for (const r of data.results) expect([r.status, r.body.includes("shipped")]).toEqual(["failed", true]);
+      expect(data.total).toBe(3);
+      // Oldest first, and a page after a cursor: the same three, in order.
+      expect((await get("body=shipped&status=failed&sortDir=asc")).results.map((r) => r.messageId)).toEqual(ids);
+      const after = await get(`body=shipped&status=failed&count=2&after=${ids[2]}`);
+      expect(after.results.map((r) => r.messageId)).toEqual([ids[1], ids[0]]);
+    } finally {
+      await sampling.stop();
+      for (const m of oldest) await db().message.update({ where: { id: m.id }, data: { status: m.status } });
+    }
+  });
+
   it("estimates a number's count over 10,000 on its first call, says so, and answers the exact count after", async () => {
     const sampling = await startServer({ database: server.database, env: { LISTING_SCAN_ROWS: "5000" } });
     try {
