@@ -50,6 +50,18 @@ async function page(query: string): Promise<{ total: number; results: Result[] }
   return res.json.data;
 }
 
+/** One page of the account's listing as another server (started with other settings) answers it. */
+async function pageOn(
+  on: RunningServer,
+  query: string,
+): Promise<{ total: number; totalEstimated?: true; results: Result[] }> {
+  const res = await call(on, "GET", `/v3/messages?accountId=${account.accountId}&${query}`, {
+    headers: account.headers,
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.json.data;
+}
+
 /** How many seeded bodies hold the needle, ignoring case: what `total` must say. */
 function expectedMatches(needle: string): number {
   const folded = needle.toLowerCase();
@@ -144,13 +156,7 @@ describe("the body filter's estimated total", () => {
       );
     const sampling = await startServer({ database: server.database, env: { LISTING_SCAN_ROWS: "5000" } });
     try {
-      const get = async (query: string) => {
-        const res = await call(sampling, "GET", `/v3/messages?accountId=${account.accountId}&${query}`, {
-          headers: account.headers,
-        });
-        expect(res.status, res.text).toBe(200);
-        return res.json.data;
-      };
+      const get = (query: string) => pageOn(sampling, query);
       // SQLite scans for each of these; PostgreSQL's planner chooses between its trigram index and the scan by how
       // many matches it expects, so there at least the most common needle is estimated.
       let estimated = 0;
@@ -189,13 +195,7 @@ describe("the body filter's estimated total", () => {
     await db().message.updateMany({ where: { id: { in: ids } }, data: { status: "failed" } });
     const sampling = await startServer({ database: server.database, env: { LISTING_SCAN_ROWS: "5000" } });
     try {
-      const get = async (query: string) => {
-        const res = await call(sampling, "GET", `/v3/messages?accountId=${account.accountId}&${query}`, {
-          headers: account.headers,
-        });
-        expect(res.status, res.text).toBe(200);
-        return res.json.data as { total: number; totalEstimated?: true; results: Result[] };
-      };
+      const get = (query: string) => pageOn(sampling, query);
       const data = await get("body=SHIPPED&status=failed");
       expect(data.results.map((r) => r.messageId)).toEqual([...ids].reverse());
       for (const r of data.results) expect([r.status, r.body.includes("shipped")]).toEqual(["failed", true]);
