@@ -28,6 +28,11 @@ const totals = new Map<string, { total: number; at: number }>();
 const TOTALS_KEPT = 1000;
 /** The counts running behind an answer, by key: one at a time per query. */
 const counting = new Map<string, Promise<void>>();
+/**
+ * How many of the newest messages of the other filters a scan with ways to rare matches tests first (1–2 ms at 1M):
+ * matches there too few for the page at that rate over LISTING_SCAN_ROWS, and they are counted through those ways.
+ */
+const SPARSE_PROBE_ROWS = 2000;
 /** The most messages of the other filters one slice of a count behind an answer reads matches among. */
 const SLICE_ROWS = 100_000;
 
@@ -35,8 +40,11 @@ interface Count {
   total: number;
   /** Estimated from a sample rather than counted (counting would read every match). */
   estimated?: true;
-  /** The sample held fewer matches than the page needs: reading the page in order would read past it. */
-  sparse?: true;
+  /**
+   * Matches are rare among the other filters' messages (reading the page in their order would read past many of
+   * them): the plan the page reads by instead.
+   */
+  way?: Plan;
 }
 
 /**
@@ -96,9 +104,20 @@ async function countScan(query: ListQuery, plan: Plan): Promise<Count> {
   const rows = (await countMatches(others, await bodyPlan(others))).total;
   const sample = env().LISTING_SCAN_ROWS;
   if (rows <= sample) return { total: await countAll(query, plan) };
+  const needs = query.start + query.count;
+  const probe = Math.min(SPARSE_PROBE_ROWS, sample);
+  if (plan.rare && (await countNewestMatches(query, plan, probe)) * (sample / probe) < needs) {
+    // So seldom among the newest messages of the other filters that the sample would not hold the page either: the
+    // matches may be rare enough to count exactly through the trigram index's candidates (no dearer than the sample,
+    // and exact), and the page reads them the same way.
+    const way = await plan.rare.toAll(rows);
+    const n = await countUpTo(query, way, TOTAL_EXACT_UP_TO);
+    if (n <= TOTAL_EXACT_UP_TO) return { total: n, way };
+  }
   const matched = await countNewestMatches(query, plan, sample);
-  const sparse = matched < query.start + query.count;
-  return { total: Math.round((matched / sample) * rows), estimated: true, ...(sparse && { sparse }) };
+  const total = Math.round((matched / sample) * rows);
+  // Too many to count, yet too few among the newest for the page: it reads the candidates' way until it is full.
+  return { total, estimated: true, ...(plan.rare && matched < needs && { way: plan.rare.narrowed }) };
 }
 
 /**
@@ -149,7 +168,7 @@ export const messagePageSchema = z.object({
   total: z.number().int().meta({ description: "Number of messages matching the query (all pages)." }),
   totalEstimated: z.literal(true).optional().meta({
     description:
-      "Present (true) when `total` is an estimate: a body filter no index serves, over more messages than LISTING_SCAN_ROWS, is counted from the newest of them and scaled; so is a `from`, `to` or `referenceId` filter matching more than 10,000 messages, on its first call (it is counted meanwhile, and the next calls have the exact total).",
+      "Present (true) when `total` is an estimate: a body filter no index serves, over more messages than LISTING_SCAN_ROWS, is counted from the newest of them and scaled (on SQLite, unless its matches are few: at most 10,000, and fewer among the newest 2,000 than the page needs; they are then counted through the trigram index); so is a `from`, `to` or `referenceId` filter matching more than 10,000 messages, on its first call (it is counted meanwhile, and the next calls have the exact total).",
   }),
   position: z.number().int().meta({ description: "Offset of this page (= start)." }),
   results: z.array(listingResultSchema),
@@ -172,11 +191,13 @@ export async function queryMessages(query: ListQuery): Promise<MessagePage> {
       const rows = page ?? (await seekPage(query, plan, hours));
       return { total: totalOf(hours), position: query.start, results: rows.map(toListingResult) };
     }
-    // A scan with a narrower way to its matches: the count's sample says which way the page reads.
-    const [count, rows] = plan.narrowed
-      ? await countMatches(query, plan).then(
-          async (c) => [c, await readPage(query, c.sparse ? plan.narrowed! : plan)] as const,
-        )
+    // A scan with other ways to rare matches: the count says which way the page reads, and whether there is a page
+    // to read at all (an exact total at or below the offset leaves none).
+    const [count, rows] = plan.rare
+      ? await countMatches(query, plan).then(async (c) => {
+          const none = !c.estimated && c.total <= query.start && !query.after && !query.before;
+          return [c, none ? [] : await readPage(query, c.way ?? plan)] as const;
+        })
       : await Promise.all([countMatches(query, plan), readPage(query, plan)]);
     return {
       // An estimate is never below what the page itself shows.
