@@ -51,7 +51,7 @@ interface Count {
  * The number of matches. From the message tally when it keeps every filter; else exact up to TOTAL_EXACT_UP_TO on
  * every call, and above, cached per account and filters (without a body filter: estimated until the count running
  * behind the answer is cached); a body filter that scans counts exactly up to LISTING_SCAN_ROWS messages of the other
- * filters and estimates beyond.
+ * filters and beyond, unless its matches are few, estimates (countScan).
  */
 async function countMatches(query: ListQuery, plan: Plan): Promise<Count> {
   if (tallied(query)) return { total: totalOf(await matchesByHour(query, plan)) };
@@ -96,8 +96,9 @@ async function countMatches(query: ListQuery, plan: Plan): Promise<Count> {
 
 /**
  * A body filter no index serves: the messages of the other filters are counted (from the tally, or by their
- * indexes); up to LISTING_SCAN_ROWS of them, the matches are counted exactly, beyond, the share of matches among the
- * newest LISTING_SCAN_ROWS is scaled to them all.
+ * indexes); up to LISTING_SCAN_ROWS of them, the matches are counted exactly; beyond, the share of matches among the
+ * newest LISTING_SCAN_ROWS is scaled to them all, unless the plan has ways to rare matches and the newest
+ * SPARSE_PROBE_ROWS say they are rare: then they are counted through those ways, exactly up to TOTAL_EXACT_UP_TO.
  */
 async function countScan(query: ListQuery, plan: Plan): Promise<Count> {
   const others = { ...query, body: undefined };
@@ -106,17 +107,24 @@ async function countScan(query: ListQuery, plan: Plan): Promise<Count> {
   if (rows <= sample) return { total: await countAll(query, plan) };
   const needs = query.start + query.count;
   const probe = Math.min(SPARSE_PROBE_ROWS, sample);
-  if (plan.rare && (await countNewestMatches(query, plan, probe)) * (sample / probe) < needs) {
-    // So seldom among the newest messages of the other filters that the sample would not hold the page either: the
-    // matches may be rare enough to count exactly through the trigram index's candidates (no dearer than the sample,
-    // and exact), and the page reads them the same way.
+  const probed = plan.rare ? await countNewestMatches(query, plan, probe) : 0;
+  // At the probe's rate the sample would not hold the page either, and the matches would be few enough to count:
+  // they are counted exactly through the trigram index's candidates (no dearer than the sample), and the page is
+  // read the same way. A rate that projects far more matches than can be counted goes to the sample at once.
+  const rate = probed / probe;
+  if (plan.rare && rate * sample < needs && rate * rows <= 2 * TOTAL_EXACT_UP_TO) {
     const way = await plan.rare.toAll(rows);
-    const n = await countUpTo(query, way, TOTAL_EXACT_UP_TO);
+    const n = await countUpTo(query, way, TOTAL_EXACT_UP_TO).catch((error: unknown) => {
+      // Too dear after all (the indexer far behind, say): the sample's estimate answers instead.
+      if (error instanceof StatementTimeout) return TOTAL_EXACT_UP_TO + 1;
+      throw error;
+    });
     if (n <= TOTAL_EXACT_UP_TO) return { total: n, way };
   }
-  const matched = await countNewestMatches(query, plan, sample);
+  const matched = probe === sample && plan.rare ? probed : await countNewestMatches(query, plan, sample);
   const total = Math.round((matched / sample) * rows);
-  // Too many to count, yet too few among the newest for the page: it reads the candidates' way until it is full.
+  // Too few among the newest for the page (too many to count, or not counted): the page reads the candidates' way,
+  // which stops when it is full.
   return { total, estimated: true, ...(plan.rare && matched < needs && { way: plan.rare.narrowed }) };
 }
 
@@ -168,7 +176,7 @@ export const messagePageSchema = z.object({
   total: z.number().int().meta({ description: "Number of messages matching the query (all pages)." }),
   totalEstimated: z.literal(true).optional().meta({
     description:
-      "Present (true) when `total` is an estimate: a body filter no index serves, over more messages than LISTING_SCAN_ROWS, is counted from the newest of them and scaled (on SQLite, unless its matches are few: at most 10,000, and fewer among the newest 2,000 than the page needs; they are then counted through the trigram index); so is a `from`, `to` or `referenceId` filter matching more than 10,000 messages, on its first call (it is counted meanwhile, and the next calls have the exact total).",
+      "Present (true) when `total` is an estimate: a body filter no index serves, over more messages than LISTING_SCAN_ROWS, is counted from the newest of them and scaled (on SQLite, unless its matches are rare: the newest 2,000 of the other filters' messages hold them at a rate that would leave the page short in the newest LISTING_SCAN_ROWS, and there are at most 10,000; they are then counted exactly through the trigram index); so is a `from`, `to` or `referenceId` filter matching more than 10,000 messages, on its first call (it is counted meanwhile, and the next calls have the exact total).",
   }),
   position: z.number().int().meta({ description: "Offset of this page (= start)." }),
   results: z.array(listingResultSchema),

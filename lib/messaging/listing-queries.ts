@@ -28,6 +28,8 @@ const TRIGRAM = 3;
  * trigram index; more, and it scans the account's rows in the listing's order, where a page is found soon.
  */
 const INDEXED_CANDIDATES = 2000;
+/** SQLite: the most messages the body indexer may be behind for a scan to look for rare matches through the index. */
+const INDEXER_BEHIND_AT_MOST = 50_000;
 
 const SELECT_COLUMNS = ["id", "accountId", "fromNumber", "toNumber", "messageType", "direction", "body", "media"]
   .concat(["numSegments", "status", "referenceId"])
@@ -154,7 +156,17 @@ export async function bodyPlan(query: ListQuery): Promise<Plan> {
     };
     // Few bodies hold it (in any account): read just those. Many do: the ordered scan finds a page soon, unless the
     // other filters' messages seldom hold it. `+` keeps the planner on the other filters' (or the order's) index.
-    if ((await countCandidates(INDEXED_CANDIDATES)) <= INDEXED_CANDIDATES) return joined;
+    const probe = new Statement(false);
+    const [{ n, behind }] = (await readListing(
+      `SELECT (SELECT count(*) FROM (SELECT 1 FROM ${candidateSet(probe)} LIMIT ${INDEXED_CANDIDATES + 1})) AS n,
+        coalesce((SELECT max(rowid) FROM "Message"), 0)
+          - (SELECT "indexedUpTo" FROM "MessageBodySearchState" WHERE "id" = 1) AS behind`,
+      probe.params,
+    )) as [{ n: number; behind: number | null }];
+    if (n <= INDEXED_CANDIDATES) return joined;
+    // An indexer far behind (a bulk import, a VACUUM's rebuild) makes every message above its mark a candidate: the
+    // ways to rare matches would read them all before their statement's deadline is first checked.
+    if ((behind ?? 0) > INDEXER_BEHIND_AT_MOST) return { from: MESSAGE_FROM, body: exact, scan: true };
     const narrowed: Plan = {
       from: MESSAGE_FROM,
       body: (s) => {

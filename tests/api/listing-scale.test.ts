@@ -235,7 +235,15 @@ describe("the body filter's estimated total", () => {
     if (testProvider() === "sqlite") await bodyIndexCaughtUp();
     const sampling = await startServer({ database: server.database, env: { LISTING_SCAN_ROWS: "5000" } });
     try {
-      for (const query of ["body=TUESDAY&start=300&count=50", "body=tuesday&direction=inbound&start=300&sortDir=asc"]) {
+      const tuesdays = expectedMatches("tuesday");
+      const anchor = (await page("body=tuesday&start=300")).results[10]!.messageId;
+      const queries = [
+        "body=TUESDAY&start=300&count=50",
+        "body=tuesday&direction=inbound&start=300&sortDir=asc",
+        `body=tuesday&start=300&before=${anchor}`,
+        `body=tuesday&start=300&after=${anchor}&sortBy=numSegments&sortDir=asc`,
+      ];
+      for (const query of queries) {
         const data = await pageOn(sampling, query);
         // The same page and total as a server that counts every match of 60,000 by reading them.
         const counted = await page(query);
@@ -247,7 +255,17 @@ describe("the body filter's estimated total", () => {
         expect(data.total, query).toBe(counted.total);
         if (testProvider() === "sqlite") expect(data.totalEstimated, query).toBeUndefined();
       }
-      expect((await pageOn(sampling, "body=tuesday&start=300")).total).toBe(expectedMatches("tuesday"));
+      expect((await pageOn(sampling, "body=tuesday&start=300")).total).toBe(tuesdays);
+      // An offset at the last match: an empty page, with the exact total.
+      const past = await pageOn(sampling, `body=tuesday&start=${tuesdays}`);
+      expect([past.total, past.results]).toEqual([tuesdays, []]);
+      // "you", in five bodies of eight: far more matches than are counted, however deep the page; the page is still
+      // the one a full count finds.
+      const deep = await pageOn(sampling, "body=you&start=5000");
+      if (testProvider() === "sqlite") expect(deep.totalEstimated).toBe(true);
+      expect(deep.results.map((r) => r.messageId)).toEqual(
+        (await page("body=you&start=5000")).results.map((r) => r.messageId),
+      );
     } finally {
       await sampling.stop();
     }
