@@ -176,7 +176,7 @@ export const messagePageSchema = z.object({
   total: z.number().int().meta({ description: "Number of messages matching the query (all pages)." }),
   totalEstimated: z.literal(true).optional().meta({
     description:
-      "Present (true) when `total` is an estimate: a body filter no index serves, over more messages than LISTING_SCAN_ROWS, is counted from the newest of them and scaled (on SQLite, unless its matches are rare: the newest 2,000 of the other filters' messages hold them at a rate that would leave the page short in the newest LISTING_SCAN_ROWS, and there are at most 10,000; they are then counted exactly through the trigram index); so is a `from`, `to` or `referenceId` filter matching more than 10,000 messages, on its first call (it is counted meanwhile, and the next calls have the exact total).",
+      "Present (true) when `total` is an estimate: a body filter no index serves, over more messages than LISTING_SCAN_ROWS, is counted from the newest of them and scaled (unless its matches are rare: the newest 2,000 of the other filters' messages hold them at a rate that would leave the page short in the newest LISTING_SCAN_ROWS, and there are at most 10,000; they are then counted exactly through the trigram index); so is a `from`, `to` or `referenceId` filter matching more than 10,000 messages, on its first call (it is counted meanwhile, and the next calls have the exact total).",
   }),
   position: z.number().int().meta({ description: "Offset of this page (= start)." }),
   results: z.array(listingResultSchema),
