@@ -116,15 +116,17 @@ async function main() {
       // statistics and the visibility map. Without them PostgreSQL guesses ten rows per filter.
       await db().$executeRawUnsafe('VACUUM ANALYZE "Message"');
     }
+    // Depths in proportion to the account (at 1M: 100,000 and 900,000), so that a smaller run asks the same questions.
+    const tenth = Math.floor(total / 10);
     const sample = await db().message.findFirst({
       where: { accountId, referenceId: { not: null } },
       orderBy: { createdAt: "desc" },
-      skip: 5000,
+      skip: Math.min(5000, Math.floor(total / 20)),
     });
     const middle = await db().message.findFirst({
       where: { accountId },
       orderBy: { createdAt: "desc" },
-      skip: 100_000,
+      skip: tenth,
     });
     const from = account.numbers[0]!;
     const day = sample!.createdAt.toISOString().slice(0, 10);
@@ -157,9 +159,9 @@ async function main() {
           `${base}&sortBy=${sortBy}&sortDir=${dir}`,
         ]),
       ),
-      ["start=100000", `${base}&start=100000`],
-      ["start=900000", `${base}&start=900000`],
-      ["after=<message 100,000 deep>", `${base}&after=${middle!.id}`],
+      [`start=${tenth}`, `${base}&start=${tenth}`],
+      [`start=${total - tenth}`, `${base}&start=${total - tenth}`],
+      [`after=<message ${tenth.toLocaleString("en")} deep>`, `${base}&after=${middle!.id}`],
       ["GET /v3/sdrs", `/v3/sdrs/${accountId}/${sample!.id}`],
     ];
     console.log(`\nGET /v3/messages at ${total} messages — ${machine}; ${samples} requests each after 2 warm-ups\n`);
