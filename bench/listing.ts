@@ -13,7 +13,7 @@ import { createTestAccount, releaseFactories, type TestAccount } from "../tests/
 import type { TestDatabase } from "../tests/helpers/test-database";
 import { db } from "../lib/db/client";
 import { warmFetch } from "./warm-fetch";
-import { seedMessages } from "../tests/helpers/seed-messages";
+import { bodyIndexCaughtUp, seedMessages } from "../tests/helpers/seed-messages";
 import { machineCaption, percentile } from "./figures";
 
 const { values } = parseArgs({
@@ -102,13 +102,7 @@ async function main() {
     if (values.db === "sqlite") {
       // The body index is filled behind the writes; a deployment's index is caught up, so the bench waits for it.
       const started = performance.now();
-      for (;;) {
-        const [state] = await db().$queryRawUnsafe<{ upTo: number | bigint; top: number | bigint }[]>(
-          'SELECT (SELECT "indexedUpTo" FROM "MessageBodySearchState") AS upTo, (SELECT max(rowid) FROM "Message") AS top',
-        );
-        if (Number(state!.upTo) >= Number(state!.top)) break;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
+      await bodyIndexCaughtUp(3_600_000);
       console.log(`body index caught up after ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
     if (values.db === "postgresql") {

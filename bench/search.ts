@@ -15,7 +15,7 @@ import { startServer, type RunningServer } from "../tests/helpers/server";
 import { bindTo, createTestAccount, releaseFactories } from "../tests/helpers/factories";
 import type { TestDatabase } from "../tests/helpers/test-database";
 import { portalCookie } from "../tests/helpers/portal-session";
-import { SEED_BODIES, seededMessage } from "../tests/helpers/seed-messages";
+import { bodyIndexCaughtUp, SEED_BODIES, seededMessage } from "../tests/helpers/seed-messages";
 import { db } from "../lib/db/client";
 import { insertRows } from "../lib/db/insert-rows";
 import { MESSAGE_COLUMNS, messageValues } from "../lib/db/send-rows";
@@ -243,13 +243,7 @@ async function main() {
     if (values.db === "sqlite") {
       // The body index is filled behind the writes; a deployment's is caught up, so the bench waits for it.
       const started = performance.now();
-      for (;;) {
-        const [state] = await db().$queryRawUnsafe<{ upTo: number | bigint; top: number | bigint }[]>(
-          'SELECT (SELECT "indexedUpTo" FROM "MessageBodySearchState") AS upTo, (SELECT max(rowid) FROM "Message") AS top',
-        );
-        if (Number(state!.upTo) >= Number(state!.top)) break;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
+      await bodyIndexCaughtUp(3_600_000);
       console.log(`body index caught up after ${((performance.now() - started) / 1000).toFixed(1)} s`);
     } else {
       // What autovacuum does after a bulk load (this machine's test cluster runs without it).

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
-import { SEED_BODIES, seedMessages } from "../helpers/seed-messages";
+import { bodyIndexCaughtUp, SEED_BODIES, seedMessages } from "../helpers/seed-messages";
 import { db } from "../../lib/db/client";
 import { testProvider } from "../helpers/test-database";
-import { waitUntil } from "../helpers/wait-for";
 import { foldTallyDeltas } from "../../lib/messaging/message-tally-queries";
 import { SEEK_FROM } from "../../lib/messaging/message-tally";
 
@@ -60,24 +59,6 @@ async function pageOn(
   });
   expect(res.status, res.text).toBe(200);
   return res.json.data;
-}
-
-/**
- * SQLite: waits until the background indexer has reached the newest message. Until then, every message it has not
- * reached is a candidate of any needle, and a rare needle is looked for as a common one.
- */
-async function bodyIndexCaughtUp(): Promise<void> {
-  await waitUntil(
-    "the body index to catch up with the messages",
-    async () => {
-      const [state] = await db().$queryRawUnsafe<{ upTo: number | bigint; top: number | bigint }[]>(
-        'SELECT (SELECT "indexedUpTo" FROM "MessageBodySearchState") AS upTo, (SELECT max(rowid) FROM "Message") AS top',
-      );
-      return Number(state!.upTo) >= Number(state!.top);
-    },
-    60_000,
-    200,
-  );
 }
 
 /** How many seeded bodies hold the needle, ignoring case: what `total` must say. */

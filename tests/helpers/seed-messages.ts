@@ -3,6 +3,7 @@ import { insertRows } from "../../lib/db/insert-rows";
 import { MESSAGE_COLUMNS, messageValues } from "../../lib/db/send-rows";
 import type { Prisma } from "../../lib/db/generated/sqlite/client";
 import { uuidv7 } from "../../lib/db/ids";
+import { waitUntil } from "./wait-for";
 
 // Many stored messages quickly, through the service's own multi-row insert and row builder (the triggers and indexes
 // of a real send apply): mixed directions, statuses, numbers and bodies, spread evenly over `days` up to now.
@@ -70,4 +71,22 @@ export async function seedMessages(
     });
     options.progress?.(offset + rows.length);
   }
+}
+
+/**
+ * SQLite: waits until the background body indexer has reached the newest message (as a deployment's has). Until
+ * then, every message it has not reached is a candidate of any needle, and a rare needle is looked for as a common one.
+ */
+export async function bodyIndexCaughtUp(timeoutMs = 60_000): Promise<void> {
+  await waitUntil(
+    "the body index to catch up with the messages",
+    async () => {
+      const [state] = await db().$queryRawUnsafe<{ upTo: number | bigint; top: number | bigint }[]>(
+        'SELECT (SELECT "indexedUpTo" FROM "MessageBodySearchState") AS upTo, (SELECT max(rowid) FROM "Message") AS top',
+      );
+      return Number(state!.upTo) >= Number(state!.top);
+    },
+    timeoutMs,
+    200,
+  );
 }
