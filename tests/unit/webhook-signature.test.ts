@@ -20,7 +20,7 @@ describe("webhook signatures", () => {
     const [older, newer] = [secret(), secret()];
     const payload = JSON.stringify({ type: "message.finalized", data: { id: "m1" } });
     const headers = signatureHeaders("evt_2", payload, [older, newer], new Date());
-    expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2);
     expect(new Webhook(older).verify(payload, headers)).toEqual(JSON.parse(payload));
     expect(new Webhook(newer).verify(payload, headers)).toEqual(JSON.parse(payload));
     expect(() => new Webhook(secret()).verify(payload, headers)).toThrow("No matching signature");
