@@ -19,11 +19,26 @@ const TARGET_CACHE_MS = 2000;
 
 export class WebhookTargets {
   private readonly targets = new Map<string, { at: number; target: WebhookTarget | null }>();
+  /**
+   * Reads under way, by account: when an account's entry expires, the dispatcher's deliveries in flight (up to
+   * WEBHOOK_CONCURRENCY) all ask for it at once, and each would read the endpoint and its secrets again (about 50
+   * reads of the secrets every TARGET_CACHE_MS under load). They share one read instead.
+   */
+  private readonly reading = new Map<string, Promise<WebhookTarget | null>>();
 
   /** The account's URL, extra header and signing secrets; null when it has no webhook URL configured. */
-  async of(accountId: string): Promise<WebhookTarget | null> {
+  of(accountId: string): Promise<WebhookTarget | null> {
     const cached = this.targets.get(accountId);
-    if (cached && Date.now() - cached.at < TARGET_CACHE_MS) return cached.target;
+    if (cached && Date.now() - cached.at < TARGET_CACHE_MS) return Promise.resolve(cached.target);
+    let read = this.reading.get(accountId);
+    if (!read) {
+      read = this.read(accountId).finally(() => this.reading.delete(accountId));
+      this.reading.set(accountId, read);
+    }
+    return read;
+  }
+
+  private async read(accountId: string): Promise<WebhookTarget | null> {
     const endpoint = await db().webhookEndpoint.findUnique({ where: { accountId } });
     const signing = endpoint ? await readSigningSecrets(accountId) : null;
     const target =
