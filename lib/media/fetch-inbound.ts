@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { readTransaction } from "../db/steps";
 import { env } from "../env";
 import { logger } from "../log";
 import { loadOpenConnection } from "../carriers/connections/manage-connections";
@@ -7,6 +8,7 @@ import { cleanFileName } from "./media-records";
 import { storageKeyOf } from "./media-ids";
 import { mediaStore } from "./media-store";
 import { fetchToTemp, removeTemp } from "./media-temp";
+import { anyPendingInboundMediaSteps } from "./inbound-media-queries";
 import { SNIFF_BYTES, sniffMediaType } from "./media-types";
 
 // The media of inbound messages, fetched from the carrier into the store right after the message is kept
@@ -85,6 +87,7 @@ async function fetchOne(medium: PendingMedium): Promise<void> {
 
 /** Claims the media due for a fetch (a lease, so two processes never fetch the same one at once) and fetches them. */
 export async function fetchPendingInbound(now = new Date()): Promise<number> {
+  if (!(await readTransaction(() => anyPendingInboundMediaSteps(now)))) return 0;
   const due = await db().media.findMany({
     where: {
       state: "pending",

@@ -1,4 +1,4 @@
-import { db, dbProvider } from "../db/client";
+import { dbProvider } from "../db/client";
 import {
   binder,
   boundValue,
@@ -9,7 +9,7 @@ import {
   placeholderList,
   type ColumnKind,
 } from "../db/insert-rows";
-import { execute, query, writeTransaction, type Steps } from "../db/steps";
+import { execute, query, readTransaction, writeTransaction, type Steps } from "../db/steps";
 
 // Every statement on the webhook outbox (WebhookEvent, WebhookAttempt): the outbox's writes, the dispatcher's lease
 // and outcomes, and the pruning of finished events. The callers decide when and in which transaction; the SQL of
@@ -116,13 +116,15 @@ function dueCondition(now: () => string): string {
           OR (p."sequence" = e."sequence" AND p."id" < e."id")))))`;
 }
 
-/** Whether any event is due: a read, since most polls find nothing and on SQLite an UPDATE takes the write lock. */
+/**
+ * Whether any event is due: a read, since most polls find nothing and on SQLite an UPDATE takes the write lock. On
+ * SQLite a kept statement, not a Prisma query: the dispatcher asks several times a second.
+ */
 export async function anyDueEvent(now: Date): Promise<boolean> {
   const values: unknown[] = [];
   const bind = binder(values);
-  const rows = await db().$queryRawUnsafe<{ id: string }[]>(
-    `SELECT e."id" FROM "WebhookEvent" e WHERE ${dueCondition(() => bind("date", now))} LIMIT 1`,
-    ...values,
+  const rows = await readTransaction(() =>
+    query(`SELECT e."id" FROM "WebhookEvent" e WHERE ${dueCondition(() => bind("date", now))} LIMIT 1`, values),
   );
   return rows.length > 0;
 }
