@@ -13,7 +13,10 @@
 # and how long its busiest thread waited for a CPU, which tells a starved run on a busy machine from a slow gateway.
 #
 #   npm run bench:kannel -- [--duration 20] [--drain-cap 60] [--numbers 3000] [--threads 2] [--connections 50]
-#                           [--window 10] [--only kannel-plain,kannel-dlr,parley] [--keep]
+#                           [--window 10] [--only kannel-plain,kannel-dlr,parley] [--parley-worker on|off] [--keep]
+#
+# --parley-worker off starts Parley without its delivery worker (PARLEY_WORKER=false): nothing is sent to the SMSC,
+# and the run measures what the server alone accepts and the CPU it spends a send (the drain is skipped).
 #
 # Installs `kannel` and `wrk` with apt-get when missing, with a policy-rc.d that keeps the system service from
 # starting; the boxes run here from configuration files written to a temporary directory. Everything listens on
@@ -33,6 +36,7 @@ CONNECTIONS=50
 WINDOW=10
 ONLY=kannel-plain,kannel-dlr,parley
 KEEP=""
+PARLEY_WORKER_MODE=on
 FROM_PREFIX=1212200 # Parley's numbers and every `from`: +1 212 200 0000 …
 
 usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
@@ -45,6 +49,7 @@ while (($#)); do
     --connections) CONNECTIONS=$2; shift 2 ;;
     --window) WINDOW=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
+    --parley-worker) PARLEY_WORKER_MODE=$2; shift 2 ;;
     --keep) KEEP=1; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "compare-kannel: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -53,6 +58,8 @@ done
 for value in "$DURATION" "$DRAIN_CAP" "$NUMBERS" "$THREADS" "$CONNECTIONS" "$WINDOW"; do
   [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "compare-kannel: \"$value\" is not a positive whole number" >&2; exit 2; }
 done
+[[ $PARLEY_WORKER_MODE == on || $PARLEY_WORKER_MODE == off ]] ||
+  { echo "compare-kannel: --parley-worker is on or off" >&2; exit 2; }
 ((NUMBERS <= 10000)) || { echo "compare-kannel: --numbers is at most 10000" >&2; exit 2; }
 wants() { [[ ,$ONLY, == *,$1,* ]]; }
 
@@ -297,7 +304,9 @@ parley_scenario() {
   start_counters "$id"
   local http_port
   http_port=$(node "$HERE/measure.mjs" ports 1)
-  export NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 LOG_LEVEL=warn PARLEY_DEMO=false PARLEY_WORKER=true \
+  local with_worker=true
+  [[ $PARLEY_WORKER_MODE == on ]] || with_worker=false
+  export NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 LOG_LEVEL=warn PARLEY_DEMO=false PARLEY_WORKER=$with_worker \
     DATABASE_URL="file:$dir/parley.db" PARLEY_DATA_DIR="$dir/data" WEBHOOK_ALLOW_PRIVATE=true
   log "parley: account, API key and webhook through the CLI"
   local account key
@@ -311,14 +320,22 @@ parley_scenario() {
     start parley-server node --max-semi-space-size=64 .next/parley/server.mjs
   local server=$LAST_PID
   wait_for 180 "the Parley server" has_line parley-server '^PARLEY_READY '
-  wait_for 60 "Parley's SMPP bind" sink_bound "$dir/sink.json"
+  if [[ $with_worker == true ]]; then
+    wait_for 60 "Parley's SMPP bind" sink_bound "$dir/sink.json"
+  else
+    log "parley: no delivery worker (--parley-worker off): nothing goes to the SMSC; the server alone is measured"
+  fi
   log "parley: provisioning $NUMBERS numbers"
   local provision_s
   provision_s=$(node "$HERE/measure.mjs" provision --base "http://127.0.0.1:$http_port" --account "$account" \
     --key "$key" --prefix "$FROM_PREFIX" --count "$NUMBERS")
   # The server and the delivery worker process it started: both are the gateway.
   local worker
-  worker=$(pgrep -P "$server" | tr '\n' ' ')
+  worker=$(pgrep -P "$server" | tr '\n' ' ' || true)
+  # Without the worker nothing will arrive at the SMSC: a drain of a second instead of the cap (bash's locals are seen
+  # by the functions this one calls).
+  local DRAIN_CAP=$DRAIN_CAP
+  [[ $with_worker == true ]] || DRAIN_CAP=1
   GATEWAY_PIDS="$server $worker" PARLEY_ACCOUNT=$account PARLEY_KEY=$key SETUP_EXTRA=",\"provisionSeconds\":$provision_s" \
     run_load parley parley-send.lua "http://127.0.0.1:$http_port" --receipts --callbacks
   stop_pid "$server"
