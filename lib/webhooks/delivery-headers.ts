@@ -25,7 +25,7 @@ function keyOf(secret: string): Buffer {
 }
 
 /** One `v1,` signature of a payload with one secret. */
-export function signPayload(secret: string, eventId: string, timestamp: number, payload: string): string {
+function signPayload(secret: string, eventId: string, timestamp: number, payload: string): string {
   return `v1,${createHmac("sha256", keyOf(secret)).update(`${eventId}.${timestamp}.${payload}`).digest("base64")}`;
 }
 
