@@ -88,7 +88,7 @@ test("a user turns on two-factor on the Profile page and then signs in with a co
   await expect(section.getByText("10 of 10 recovery codes left")).toBeVisible();
 
   await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
 
   // The password alone now asks for the code.
   await signIn(page, demo.password);
@@ -110,6 +110,8 @@ test("a user turns on two-factor on the Profile page and then signs in with a co
 
   // A recovery code works too, from the same box.
   await page.getByRole("button", { name: "Sign out" }).click();
+  // Sign out lands on /login itself: wait for it, or the next goto races that navigation and is aborted.
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
   await signIn(page, demo.password);
   await page.getByLabel("Authentication code").fill(recoveryCode);
   await page.getByRole("button", { name: "Sign in" }).click();
