@@ -36,6 +36,22 @@ const SELECT_COLUMNS = ["id", "accountId", "fromNumber", "toNumber", "messageTyp
   .map((c) => `m."${c}"`)
   .join(", ");
 
+/**
+ * SQLite: the FTS5 query for the bodies that hold the trigrams covering `needle`: its three-character runs end to
+ * end, and the last three characters (`user_4324.`: `use`, `r_4`, `324`, `24.`), each quoted. The index keeps which
+ * messages hold a trigram, not where (detail=none: no phrase query, but less than half the size, cheaper to fill), so
+ * a body holding them apart is a candidate too, and the exact test on the row decides, as for every candidate. The
+ * covering runs rather than every trigram: as few candidates on real text, and half the lists to intersect or less
+ * (2.2 against 4.9 ms for `user_4324.`, 11 against 31 ms for `appointment is at 9:30`, at 1M messages).
+ */
+function trigramQuery(needle: string): string {
+  const chars = Array.from(needle);
+  const trigrams = new Set<string>();
+  for (let i = 0; i + TRIGRAM <= chars.length; i += TRIGRAM) trigrams.add(chars.slice(i, i + TRIGRAM).join(""));
+  trigrams.add(chars.slice(-TRIGRAM).join(""));
+  return [...trigrams].map((t) => `"${t.replace(/"/g, '""')}"`).join(" ");
+}
+
 /** Lower case, character by character (as the SQLite reader's parley_contains folds the bodies). */
 export function foldCase(text: string): string {
   return Array.from(text, (char) => {
@@ -151,7 +167,7 @@ export async function bodyPlan(query: ListQuery): Promise<Plan> {
           s.where(`parley_contains(m."body", ${s.value(needle)})`);
         };
   if (Array.from(needle).length >= TRIGRAM) {
-    const match = `"${needle.replace(/"/g, '""')}"`;
+    const match = trigramQuery(needle);
     // The candidates: the index's matches, and every message the background indexer has not reached yet (read in
     // the same statement as its mark, so that none is missed). Joined to rows, each must come once (UNION); for IN
     // and for counting them, one listed twice does no harm, and UNION ALL spares the merge that UNION sorts them

@@ -309,6 +309,25 @@ describe("the body index behind the sends", () => {
     if (testProvider() === "sqlite") await bodyIndexCaughtUp();
     expect(await find()).toEqual(["Quokka sighting"]);
   });
+
+  it("does not take a body that holds each of a needle's trigrams, apart, for a match", async () => {
+    const send = async (body: string) => {
+      const res = await call(server, "POST", "/v3/messages", {
+        headers: account.headers,
+        body: { accountId: account.accountId, from: account.numbers[1], to: "14155550124", body },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.json.data.messageInfo[0].messageId as string;
+    };
+    const whole = await send("Code qwxz confirmed");
+    const apart = await send("Codes qwx and wxz differ");
+    if (testProvider() === "sqlite") await bodyIndexCaughtUp();
+    // "qwxz" is the trigrams "qwx" and "wxz": the second body holds both, but not the needle.
+    const found = await page("body=QWXZ");
+    expect(found.results.map((r) => r.messageId)).toEqual([whole]);
+    expect(found.total).toBe(1);
+    expect((await page(`body=${encodeURIComponent("qwx and wxz")}`)).results.map((r) => r.messageId)).toEqual([apart]);
+  });
 });
 
 describe.runIf(process.env.PARLEY_TEST_DB !== "postgresql")("the SQLite body index after a VACUUM", () => {
