@@ -19,6 +19,7 @@ import { PrismaClient as PostgresClient } from "./generated/postgresql/client";
 import { databaseProvider, env, type DatabaseProvider } from "../env";
 import { sqliteFilePath } from "./sqlite-path";
 import { whileBusy } from "./sqlite-busy.mjs";
+import { WAL_BACKSTOP_PAGES } from "./sqlite-checkpoints.mjs";
 import { closeListingReaders } from "./listing-reader";
 import { closeHotPool } from "./pg-hot-path";
 import { postgresPool } from "./postgres-pool";
@@ -250,6 +251,8 @@ export async function prepareConnection(): Promise<void> {
   await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await client.$queryRawUnsafe("PRAGMA synchronous = FULL");
   await client.$queryRawUnsafe("PRAGMA foreign_keys = ON");
+  // Checkpoints run in the background (lib/db/sqlite-checkpoints.mjs), not after this connection's commits.
+  await client.$queryRawUnsafe(`PRAGMA wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
 }
 
 export async function disconnectDb(): Promise<void> {

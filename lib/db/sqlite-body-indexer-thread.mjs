@@ -6,12 +6,19 @@
 import { setTimeout, clearTimeout } from "node:timers";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { CHECKPOINT_EVERY_MS, WAL_BACKSTOP_PAGES } from "./sqlite-checkpoints.mjs";
 
 const { file, chunk = 250, pauseMs = 20, idleMs = 250 } = workerData;
 const sqlite = new Database(file, { timeout: 5_000 });
 sqlite.pragma("journal_mode = WAL");
 // Derived data: the mark and the rows it covers commit together, and a lost tail is indexed again.
 sqlite.pragma("synchronous = NORMAL");
+// This thread also copies the write-ahead log back into the database file, for every connection of the file
+// (lib/db/sqlite-checkpoints.mjs): a passive checkpoint never takes the write lock, and syncs the log before it
+// copies and the file after.
+sqlite.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
+const checkpoint = sqlite.prepare("PRAGMA wal_checkpoint(PASSIVE)");
+let checkpointedAt = 0;
 
 const mark = sqlite.prepare(`SELECT "indexedUpTo" FROM "MessageBodySearchState" WHERE "id" = 1`).pluck();
 const next = sqlite.prepare(`SELECT rowid AS r, "id", "body" FROM "Message" WHERE rowid > ? ORDER BY rowid LIMIT ?`);
@@ -91,6 +98,14 @@ function loop() {
     tallied = tally.immediate();
   } catch (error) {
     parentPort.postMessage({ type: "error", message: String(error?.message ?? error) });
+  }
+  if (Date.now() - checkpointedAt >= CHECKPOINT_EVERY_MS) {
+    checkpointedAt = Date.now();
+    try {
+      checkpoint.get();
+    } catch (error) {
+      parentPort.postMessage({ type: "error", message: String(error?.message ?? error) });
+    }
   }
   if (indexed > 0) parentPort.postMessage({ type: "indexed", rows: indexed });
   timer = setTimeout(loop, indexed === chunk || tallied >= TALLY_CHUNK ? pauseMs : idleMs);

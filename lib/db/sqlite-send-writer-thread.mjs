@@ -4,6 +4,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { whileBusy } from "./sqlite-busy.mjs";
+import { WAL_BACKSTOP_PAGES } from "./sqlite-checkpoints.mjs";
 
 // No busy timeout: SQLite's own waits for another process's write lock (the delivery worker's) sleep 1, 2, 5 … then
 // 25–100 ms at a time, which is what an answer would wait on; this thread tries again every fraction of a
@@ -13,6 +14,8 @@ sqlite.pragma("journal_mode = WAL");
 // Durable: the commit is on disk before any request of the batch is answered.
 sqlite.pragma("synchronous = FULL");
 sqlite.pragma("foreign_keys = ON");
+// The log is copied back by a background checkpoint (lib/db/sqlite-checkpoints.mjs), not after this thread's commits.
+sqlite.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
 
 // Each step is one table's rows for one statement (built by the main thread, values already in the forms Prisma's
 // SQLite adapter stores); statements are prepared once and kept.
