@@ -18,7 +18,11 @@ import { QUEUED_STATUSES } from "../messaging/message-status";
 // transactions; the callers (record-transitions.ts, record-receipt.ts, expire-messages.ts) keep the decisions.
 // The worker's rounds have theirs in round-queries.ts, the simulator's owed receipts in owed-receipt-queries.ts.
 
-/** The statuses of a message still in the queue, as an SQL list of literals (constants, never user input). */
+/**
+ * The statuses of a message still in the queue, as an SQL list of literals (constants, never user input). The queue's
+ * partial index ("Message_queue_idx", migration 20261128110000_partial_queue_indexes) repeats this list as its
+ * condition: the queries must write it the same way for the planners to use the index.
+ */
 export const QUEUED_SQL = QUEUED_STATUSES.map((s) => `'${s}'`).join(", ");
 
 /** A change to messages: a recorded answer's, a message settled by its receipts, one refused before it left. */

@@ -1,6 +1,14 @@
 import { dbProvider } from "../db/client";
 import { execute, query, readTransaction, type Steps } from "../db/steps";
-import { binder, chunks, narrowingOnly, placeholder, placeholderList, sqliteBound } from "../db/insert-rows";
+import {
+  binder,
+  chunks,
+  narrowingOnly,
+  placeholder,
+  placeholderList,
+  sqliteBound,
+  sqliteIndexedBy,
+} from "../db/insert-rows";
 import type { Encoding } from "../segments/count-segments";
 import { QUEUED_SQL } from "./delivery-queries";
 import { destinationTimeZone } from "./destination-time-zone";
@@ -23,7 +31,8 @@ export interface HeldRow {
 /** The numbers with outbound messages waiting or being sent, at most `limit` of them. */
 export function* pendingNumbersSteps(limit: number): Steps<string[]> {
   const pending = yield* query<{ fromNumber: string }>(
-    `SELECT DISTINCT "fromNumber" FROM "Message" WHERE "status" IN (${QUEUED_SQL}) AND "direction" = 'outbound' LIMIT ${limit}`,
+    `SELECT DISTINCT "fromNumber" FROM "Message"${sqliteIndexedBy("Message_queue_idx")}
+     WHERE "direction" = 'outbound' AND "status" IN (${QUEUED_SQL}) LIMIT ${limit}`,
   );
   return pending.map((p) => p.fromNumber);
 }
@@ -173,7 +182,7 @@ function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
              PARTITION BY "fromNumber"
              ORDER BY CASE WHEN "status" = 'sending' THEN 0 ELSE 1 END, "bulk", "createdAt", "id"
            ) AS "rank"
-           FROM "Message"
+           FROM "Message"${sqliteIndexedBy("Message_queue_idx")}
            WHERE "direction" = 'outbound' AND "status" IN (${QUEUED_SQL}) AND "fromNumber" IN (${list})
              AND "mediaState" = ''
          ) ranked JOIN "Message" m ON m."id" = ranked."id"

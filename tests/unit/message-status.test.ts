@@ -79,3 +79,17 @@ describe("message statuses", () => {
     expect(movesForward("cancelled", "queued")).toBe(false);
   });
 });
+
+describe("the queue's partial index", () => {
+  it("holds the messages of QUEUED_STATUSES, as the worker's queries write them, in both providers' migrations", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { QUEUED_SQL } = await import("../../lib/delivery/delivery-queries");
+    for (const provider of ["sqlite", "postgresql"]) {
+      const sql = readFileSync(
+        `prisma/migrations/${provider}/20261128110000_partial_queue_indexes/migration.sql`,
+        "utf8",
+      );
+      expect(sql, provider).toContain(`WHERE "direction" = 'outbound' AND "status" IN (${QUEUED_SQL});`);
+    }
+  });
+});
