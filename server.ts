@@ -2,6 +2,7 @@
 // would call, without its per-request pipeline: ~8× the throughput), everything else to Next's handler;
 // socket.io shares the server.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { metrics } from "./lib/metrics/define-metrics";
 import { join } from "node:path";
 import next from "next";
 import { Server as SocketServer } from "socket.io";
@@ -90,6 +91,8 @@ async function main(): Promise<void> {
   const config = env();
   const log = logger();
   await prepareDatabase();
+  // This process's series exist from the start (the write lock's holds are counted from the first commit).
+  metrics();
   const bodyIndexer = startBodyIndexer();
   const upkeep = startDatabaseUpkeep();
   const demo = config.PARLEY_DEMO ? await ensureDemo() : null;

@@ -207,6 +207,20 @@ run_load() {
   # Kept beside the profiles: the window (fromUs, toUs) to summarise them again with bench/profile-summary.mjs.
   cp "$WORK/$1.load.json" "$OUT/$1.load.json"
 }
+# lock_holds URL: the write lock's holds so far, {"holder (process)": {sum, count}}, from the server's /metrics.
+lock_holds() {
+  node -e '
+    fetch(process.argv[1]).then((r) => r.text()).then((text) => {
+      const out = {};
+      for (const m of text.matchAll(/^parley_sqlite_write_lock_held_seconds_(sum|count)\{([^}]*)\} (\S+)$/gm)) {
+        const labels = Object.fromEntries([...m[2].matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+        const key = `${labels.holder} (${labels.process ?? "server"})`;
+        (out[key] ??= { sum: 0, count: 0 })[m[1]] = Number(m[3]);
+      }
+      console.log(JSON.stringify(out));
+    });
+  ' "$1"
+}
 field() { node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(r[process.argv[2]])' "$WORK/$1.load.json" "$2"; }
 
 ROWS=()
@@ -333,6 +347,7 @@ if wants parley; then
   loader=$!
   until [[ -e $WORK/parley.warm ]]; do sleep 0.1; done
   drain "$dir/parley.db" "$dir/callbacks.json" "$DRAIN_CAP"
+  lock_holds "http://127.0.0.1:$port/metrics" >"$WORK/locks-before.json"
   server_before=$(cpu_ms "$server")
   worker_before=$(cpu_ms "$worker")
   delivered_before=$(sqlite3 -readonly "$dir/parley.db" "select count(*) from Message where status = 'delivered'")
@@ -348,12 +363,24 @@ if wants parley; then
   server_all=$(($(cpu_ms "$server") - server_before))
   delivered=$(($(sqlite3 -readonly "$dir/parley.db" "select count(*) from Message where status = 'delivered'") - delivered_before))
   hooks=$(($(callbacks "$dir/callbacks.json") - callbacks_before))
+  lock_holds "http://127.0.0.1:$port/metrics" >"$WORK/locks-after.json"
   record parley "Parley POST /v3/messages, worker on" "$server_load"
   stop_pid "$server"
   stop_pid "$receiver"
   accepted=$(field parley ok)
   say ""
   say "Parley: $accepted sends accepted in $(field parley seconds) s; the server's CPU during the load $server_load ms ($(awk -v c="$server_load" -v n="$accepted" 'BEGIN { printf "%.3f", c / n }') ms a send), the worker's $worker_load ms. From the start of the load until the queue was empty: $delivered messages delivered, $hooks webhooks received; the worker's CPU $worker_all ms ($(awk -v c="$worker_all" -v n="$delivered" 'BEGIN { printf "%.3f", n ? c / n : 0 }') ms a delivered message), the server's $server_all ms, $(awk -v s="$(field parley fromUs)" -v e="$drained_us" 'BEGIN { printf "%.1f", (e - s) / 1e6 }') s in all."
+  say ""
+  say "$(node -e '
+    const [before, after] = process.argv.slice(1, 3).map((f) => JSON.parse(require("fs").readFileSync(f, "utf8")));
+    const seconds = Number(process.argv[3]) / 1e6, messages = Number(process.argv[4]);
+    const parts = Object.keys(after).sort().map((k) => {
+      const sum = after[k].sum - (before[k]?.sum ?? 0), count = after[k].count - (before[k]?.count ?? 0);
+      return `${k} ${(sum * 1000).toFixed(0)} ms in ${count} transactions (${(sum * 1e6 / messages).toFixed(0)} µs a message)`;
+    });
+    const all = Object.keys(after).reduce((t, k) => t + after[k].sum - (before[k]?.sum ?? 0), 0);
+    console.log(`SQLite write lock held (parley_sqlite_write_lock_held_seconds), from the load start until delivered: ${parts.join("; ")}; in all ${all.toFixed(1)} s of ${seconds.toFixed(1)} s.`);
+  ' "$WORK/locks-before.json" "$WORK/locks-after.json" "$((drained_us - $(field parley fromUs)))" "$delivered")"
   summarise "Parley server, main thread: sends under load" "$(profile_of "$OUT/parley" "$server")" \
     "$(field parley fromUs)" "$(field parley toUs)" "$accepted" sends
   for file in "$OUT"/parley/CPU.*."$server".[1-9]*.cpuprofile; do

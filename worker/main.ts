@@ -39,6 +39,8 @@ async function main(): Promise<void> {
     installAnnouncer({ announce: wake, close: async () => {} });
   }
   await prepareDatabase();
+  // This process's series exist from the start (the write lock's holds are counted from the first commit).
+  metrics();
   // Its write transactions (a round's record, receipts, webhook claims and outcomes) come from loops of their own, a
   // few each millisecond under load: on SQLite those asked for within this window share one commit (lib/db/steps.ts).
   groupWritesWithin(WRITE_GROUP_MS);

@@ -4,6 +4,7 @@ import { env } from "../env";
 import { logger } from "../log";
 import { dbProvider } from "./client";
 import { sqliteFilePath } from "./sqlite-path";
+import { writeLockHeld } from "./write-lock-watch";
 
 // SQLite's body index is filled behind the sends by a thread of its own (lib/db/sqlite-body-indexer-thread.mjs);
 // listings read the rows it has not reached yet directly. PostgreSQL's trigram index is kept by PostgreSQL itself.
@@ -19,7 +20,8 @@ export function startBodyIndexer(): BodyIndexer | null {
   worker.unref();
   const log = logger();
   let lastError = "";
-  worker.on("message", (message: { type: string; message?: string }) => {
+  worker.on("message", (message: { type: string; message?: string; ms?: number[] }) => {
+    if (message.type === "held") for (const ms of message.ms ?? []) writeLockHeld("body_indexer", ms);
     if (message.type === "rebuilding") log.warn("body index: rowids were renumbered (VACUUM?); building it again");
     // One line per distinct failure (a busy database is retried on the next round).
     if (message.type === "error" && message.message !== lastError) {

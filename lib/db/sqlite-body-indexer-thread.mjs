@@ -4,6 +4,7 @@
 // Several processes may run one on the same file: each step reads and moves the mark in its own transaction.
 // Plain JavaScript: it runs as a worker thread under tsx and under Next's server alike.
 import { setTimeout, clearTimeout } from "node:timers";
+import { performance } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { CHECKPOINT_EVERY_MS, WAL_BACKSTOP_PAGES } from "./sqlite-checkpoints.mjs";
@@ -25,7 +26,10 @@ const next = sqlite.prepare(`SELECT rowid AS r, "id", "body" FROM "Message" WHER
 const add = sqlite.prepare(`INSERT INTO "MessageBodySearch" (rowid, "body") VALUES (?, ?)`);
 const move = sqlite.prepare(`UPDATE "MessageBodySearchState" SET "indexedUpTo" = ?, "indexedId" = ? WHERE "id" = 1`);
 
+// When the step's transaction began: how long each held the write lock is reported once a round.
+let began = 0;
 const step = sqlite.transaction(() => {
+  began = performance.now();
   const from = mark.get() ?? 0;
   const rows = next.all(from, chunk);
   for (const row of rows) add.run(row.r, row.body);
@@ -49,6 +53,7 @@ const count = sqlite.prepare(
 );
 const moveTally = sqlite.prepare(`UPDATE "MessageTallyState" SET "talliedUpTo" = ?, "talliedId" = ? WHERE "id" = 1`);
 const tally = sqlite.transaction(() => {
+  began = performance.now();
   const from = tallyMark.get() ?? 0;
   const end = tallyEnd.get(from) ?? newest.get();
   if (!end || end.r <= from) return 0;
@@ -94,8 +99,12 @@ function loop() {
   let tallied = 0;
   try {
     // BEGIN IMMEDIATE: take the write lock before reading the mark, so two indexers never index the same rows.
+    const held = [];
     indexed = step.immediate();
+    held.push(performance.now() - began);
     tallied = tally.immediate();
+    held.push(performance.now() - began);
+    parentPort.postMessage({ type: "held", ms: held });
   } catch (error) {
     parentPort.postMessage({ type: "error", message: String(error?.message ?? error) });
   }

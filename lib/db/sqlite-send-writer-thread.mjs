@@ -1,6 +1,7 @@
 // The SQLite send writer's thread: commits each batch of the group commit with prepared statements and a durable
 // sync, off the main thread, so that the server keeps reading requests (and filling the next batch) meanwhile.
 // Plain JavaScript: it runs as a worker thread under tsx and under Next's server alike.
+import { performance } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { whileBusy } from "./sqlite-busy.mjs";
@@ -47,7 +48,10 @@ const readWindow = (rows) => {
   return statement;
 };
 
+// When the batch's transaction began: how long it held the write lock is sent back with the answer.
+let began = 0;
 const writeAll = sqlite.transaction((message) => {
+  began = performance.now();
   const { steps, sameText = [], pruneBefore = null, threshold, windowRows } = message;
   if (pruneBefore !== null) prepared(PRUNE_COUNTS).run(pruneBefore);
   const bulk = [];
@@ -75,7 +79,7 @@ parentPort.on("message", (message) => {
   try {
     // Busy at BEGIN IMMEDIATE: nothing was written; the lock holder commits within milliseconds.
     const bulk = whileBusy(() => writeAll.immediate(message));
-    parentPort.postMessage({ id: message.id, ok: true, bulk });
+    parentPort.postMessage({ id: message.id, ok: true, bulk, heldMs: performance.now() - began });
   } catch (error) {
     parentPort.postMessage({ id: message.id, ok: false, code: error.code, message: error.message });
   }

@@ -1,5 +1,6 @@
 import { beginWaiting, db, dbProvider, sqliteHandle, type SqliteHandle } from "./client";
 import { isBusy } from "./sqlite-busy.mjs";
+import { writeLockHeld } from "./write-lock-watch";
 
 // A transaction's statements written once, as a generator of steps: each `yield*` of query() or execute() is one
 // statement, whose rows (or changed-row count) come back as the value of the yield. Two drivers run the same body:
@@ -241,6 +242,7 @@ function tryTransaction<T>(
     if (!last && isBusy(error)) return BUSY;
     throw error;
   }
+  const locked = performance.now();
   try {
     const steps = collectLater(make(), later);
     let next = steps.next();
@@ -261,6 +263,7 @@ function tryTransaction<T>(
       next = steps.next(result);
     }
     prepared("COMMIT").run();
+    if (begin === "BEGIN IMMEDIATE") writeLockHeld("transactions", performance.now() - locked);
     return next.value;
   } catch (error) {
     later.length = 0;

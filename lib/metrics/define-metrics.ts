@@ -1,7 +1,8 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Carrier } from "../carriers/carrier";
 import { FINAL_STATUSES } from "../messaging/message-status";
 import { processSingleton } from "../process-singletons";
+import { watchWriteLock } from "../db/write-lock-watch";
 
 // Every series Parley exports (docs/METRICS.md). Two registries:
 // - `process`: what this process counts as it works (sends it accepted, parts it submitted, receipts and webhook
@@ -72,6 +73,13 @@ function create() {
       name: "parley_webhook_attempts_total",
       help: "Webhook delivery attempts recorded, by outcome (accepted: a 2xx within the timeout)",
       labelNames: ["outcome"] as const,
+      ...inProcess,
+    }),
+    writeLockHeld: new Histogram({
+      name: "parley_sqlite_write_lock_held_seconds",
+      help: "SQLite: how long each write transaction of this process held the database's one write lock, by holder (transactions: its grouped write transactions; send_writer: a batch of sends; body_indexer: a step of the body index)",
+      labelNames: ["holder"] as const,
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
       ...inProcess,
     }),
     carrierState: new Gauge({
@@ -165,6 +173,7 @@ function create() {
   for (const status of RECEIPT_STATUSES) series.receipts.inc({ status }, 0);
   for (const outcome of SUBMIT_ERRORS) series.submitErrors.inc({ outcome }, 0);
   for (const outcome of WEBHOOK_OUTCOMES) series.webhookAttempts.inc({ outcome }, 0);
+  watchWriteLock((holder, seconds) => series.writeLockHeld.observe({ holder }, seconds));
 
   return {
     ...series,

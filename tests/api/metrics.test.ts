@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../helpers/server";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
+import { createTestDatabase, testProvider, type TestDatabase } from "../helpers/test-database";
 import { call, createTestAccount, randomNumber, releaseFactories, type TestAccount } from "../helpers/factories";
 import { killAllWorkers, startWorker, type WorkerProcess } from "../helpers/worker-process";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
@@ -192,6 +192,51 @@ describe("GET /metrics", () => {
     expect(delta(server2, server0, "parley_receipts_total", { status: "delivered" })).toBe(0);
     // Once every attempt is written, no event waits.
     await eventually(scrapeServer, (f) => sampleValue(f, "parley_webhook_backlog") === 0);
+  });
+
+  it("on SQLite, times each write transaction's hold on the write lock, by who held it", async () => {
+    const held = (families: Families, holder: string, sample: "count" | "sum") =>
+      families
+        .get("parley_sqlite_write_lock_held_seconds")
+        ?.samples.find(
+          (s) => s.name === `parley_sqlite_write_lock_held_seconds_${sample}` && s.labels.holder === holder,
+        )?.value ?? 0;
+    const [server0, worker0] = await Promise.all([scrapeServer(), scrapeWorker()]);
+    expect(server0.get("parley_sqlite_write_lock_held_seconds")?.type).toBe("histogram");
+    await send({ from: account.numbers[2], to: randomNumber(), body: "Who holds the lock?" });
+    if (testProvider() !== "sqlite") {
+      // PostgreSQL has no such lock: nothing is counted.
+      const [server1, worker1] = await Promise.all([scrapeServer(), scrapeWorker()]);
+      for (const families of [server1, worker1])
+        expect(families.get("parley_sqlite_write_lock_held_seconds")?.samples ?? []).toEqual([]);
+      return;
+    }
+    // The server: the send's batch, and the body indexer's steps; the worker: its grouped write transactions (the
+    // round's reservation and record, the receipt, the webhook's outcome).
+    const server1 = await eventually(
+      scrapeServer,
+      (f) =>
+        held(f, "send_writer", "count") > held(server0, "send_writer", "count") &&
+        held(f, "body_indexer", "count") > held(server0, "body_indexer", "count"),
+    );
+    const worker1 = await eventually(
+      scrapeWorker,
+      (f) => held(f, "transactions", "count") >= held(worker0, "transactions", "count") + 2,
+    );
+    for (const [families, holder] of [
+      [server1, "send_writer"],
+      [server1, "body_indexer"],
+      [worker1, "transactions"],
+    ] as const) {
+      const count = held(families, holder, "count");
+      const sum = held(families, holder, "sum");
+      expect(sum, holder).toBeGreaterThan(0);
+      // Each hold a fraction of a second here.
+      expect(sum / count, holder).toBeLessThan(0.5);
+    }
+    // Each process counts only its own holders: the worker writes no send batches and indexes no bodies.
+    expect(held(worker1, "send_writer", "count")).toBe(0);
+    expect(held(worker1, "body_indexer", "count")).toBe(0);
   });
 
   it("shows a number's queue: its depth and the age of its oldest waiting message", async () => {
