@@ -2,12 +2,12 @@
 // would call, without its per-request pipeline: ~8× the throughput), everything else to Next's handler;
 // socket.io shares the server.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { metrics } from "./lib/metrics/define-metrics";
 import { join } from "node:path";
 import next from "next";
 import { Server as SocketServer } from "socket.io";
 import { announceListening, bootstrapEnv, env, publicUrl } from "./lib/env";
 import { logger } from "./lib/log";
+import { metrics } from "./lib/metrics/define-metrics";
 import { prepareDatabase } from "./lib/boot/prepare-database";
 import { startDatabaseUpkeep } from "./lib/boot/database-upkeep";
 import { disconnectDb } from "./lib/db/client";

@@ -23,10 +23,11 @@ export function startBodyIndexer(): BodyIndexer | null {
   worker.on("message", (message: { type: string; message?: string; ms?: number[] }) => {
     if (message.type === "held") for (const ms of message.ms ?? []) writeLockHeld("body_indexer", ms);
     if (message.type === "rebuilding") log.warn("body index: rowids were renumbered (VACUUM?); building it again");
-    // One line per distinct failure (a busy database is retried on the next round).
+    // One line per distinct failure (a busy database is retried on the next round): of the index's round, or of the
+    // background checkpoint the thread also runs (its message starts "checkpoint:").
     if (message.type === "error" && message.message !== lastError) {
       lastError = message.message ?? "";
-      log.warn({ err: lastError }, "body index: a round failed; retrying");
+      log.warn({ err: lastError }, "body index thread: a round failed; retrying");
     }
   });
   worker.on("error", (error) => log.error({ err: error }, "body index thread stopped"));

@@ -113,7 +113,7 @@ function loop() {
     try {
       checkpoint.get();
     } catch (error) {
-      parentPort.postMessage({ type: "error", message: String(error?.message ?? error) });
+      parentPort.postMessage({ type: "error", message: `checkpoint: ${String(error?.message ?? error)}` });
     }
   }
   if (indexed > 0) parentPort.postMessage({ type: "indexed", rows: indexed });

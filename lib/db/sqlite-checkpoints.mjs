@@ -3,8 +3,8 @@
 // whose next batch of sends waits meanwhile, or the delivery worker's event loop. Here the body indexer's thread, in
 // the background, checkpoints every CHECKPOINT_EVERY_MS instead (lib/db/sqlite-body-indexer-thread.mjs); the writing
 // connections checkpoint themselves only past WAL_BACKSTOP_PAGES (40 MB), should no server be running one (a
-// worker or the CLI alone). Under load the send writer spent 111-125 µs a send in its transactions against 142-157
-// with the default.
+// worker or the CLI alone). Under load the send writer spent 100 µs a send in its transactions against 137-143 with
+// the default (bench:profile, two runs each, alternating; docs/PERFORMANCE.md).
 // Plain JavaScript: the writer's and the indexer's threads import it too.
 
 /** The log's length, in pages, past which a writing connection checkpoints after its own commit. */

@@ -34,9 +34,16 @@ describe.runIf(testProvider() === "sqlite")("SQLite's write-ahead log", () => {
     const sqlite = new Database(new URL(server.database.url.replace(/^file:/, "file://")).pathname);
     try {
       // NOOP: what the log holds and how much of it is in the file already, without copying anything itself.
-      const state = () => sqlite.pragma("wal_checkpoint(NOOP)") as { log: number; checkpointed: number }[];
-      expect(state()[0]!.log).toBeGreaterThan(0);
-      await waitUntil("the log copied back", async () => state()[0]!.checkpointed === state()[0]!.log || null, 5_000);
+      const state = () => (sqlite.pragma("wal_checkpoint(NOOP)") as { log: number; checkpointed: number }[])[0]!;
+      expect(state().log).toBeGreaterThan(0);
+      await waitUntil(
+        "the log copied back",
+        () => {
+          const { log, checkpointed } = state();
+          return checkpointed === log || null;
+        },
+        5_000,
+      );
     } finally {
       sqlite.close();
     }
