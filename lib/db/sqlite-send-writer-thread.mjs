@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { whileBusy } from "./sqlite-busy.mjs";
+import { SameTextWindow } from "./same-text-window.mjs";
 import { WAL_BACKSTOP_PAGES } from "./sqlite-checkpoints.mjs";
 
 // No busy timeout: SQLite's own waits for another process's write lock (the delivery worker's) sleep 1, 2, 5 … then
@@ -28,41 +29,59 @@ const prepared = (sql) => {
 };
 
 // Automatic bulk, counted in the batch's transaction before its rows: each send adds its destinations to its
-// text's second and reads the newest buckets of its window (bounded: see lib/throttle/auto-bulk.ts); a send over
-// the threshold has its cells patched (messages bulk, the queued SDR's details, the idempotency record's answer).
-const ADD_COUNT = `INSERT INTO "SameTextCount" ("accountId", "textHash", "second", "count") VALUES (?, ?, ?, ?)
-   ON CONFLICT ("accountId", "textHash", "second") DO UPDATE SET "count" = "count" + excluded."count"`;
-const PRUNE_COUNTS = `DELETE FROM "SameTextCount" WHERE "second" < ?`;
-const readWindows = new Map();
-const readWindow = (rows) => {
-  let statement = readWindows.get(rows);
-  if (!statement) {
-    statement = sqlite
-      .prepare(
-        `SELECT "count" FROM "SameTextCount" WHERE "accountId" = ? AND "textHash" = ? AND "second" >= ?
-         ORDER BY "second" DESC LIMIT ${Number(rows)}`,
-      )
-      .pluck();
-    readWindows.set(rows, statement);
+// text's second and sums its window; a send over the threshold has its cells patched (messages bulk, the queued
+// SDR's details, the idempotency record's answer). The window is kept in memory (lib/db/same-text-window.mjs), from
+// the append-only log every send writer of the file appends to: the batch first folds in the rows committed since it
+// last read (its own, and other processes'), then appends its own counts.
+const LOG_TAIL = sqlite.prepare(
+  `SELECT "id", "accountId", "textHash", "second", "count" FROM "SameTextLog" WHERE "id" > ? ORDER BY "id"`,
+);
+const LOG_ADD = sqlite.prepare(
+  `INSERT INTO "SameTextLog" ("accountId", "textHash", "second", "count") VALUES (?, ?, ?, ?)`,
+);
+// The rows before the first one still in the window (rows are appended about in order of second: a straggler left
+// behind is pruned later, and the window's sums never count it). Costs the rows it deletes, without an index.
+const LOG_PRUNE = sqlite.prepare(
+  `DELETE FROM "SameTextLog" WHERE "id" < coalesce(
+     (SELECT "id" FROM "SameTextLog" WHERE "second" >= ? ORDER BY "id" LIMIT 1), 9223372036854775807)`,
+);
+const counted = new SameTextWindow();
+let logRead = 0;
+const foldLog = () => {
+  for (const row of LOG_TAIL.iterate(logRead)) {
+    counted.add(row.accountId, row.textHash, Number(row.second), row.count);
+    logRead = row.id;
   }
-  return statement;
 };
+// Most of the log at once, outside any write transaction; each batch then reads only what is new.
+foldLog();
 
 // When the batch's transaction began: how long it held the write lock is sent back with the answer.
 let began = 0;
 const writeAll = sqlite.transaction((message) => {
   began = performance.now();
-  const { steps, sameText = [], pruneBefore = null, threshold, windowRows } = message;
-  if (pruneBefore !== null) prepared(PRUNE_COUNTS).run(pruneBefore);
+  const { steps, sameText = [], pruneBefore = null, threshold } = message;
+  foldLog();
+  if (pruneBefore !== null) {
+    LOG_PRUNE.run(pruneBefore);
+    counted.prune(pruneBefore);
+  }
   const bulk = [];
+  // This batch's counts: summed with the window's, and appended to the log once per text and second.
+  const batch = new SameTextWindow();
+  const appended = new Map();
   for (const [index, c] of sameText.entries()) {
-    prepared(ADD_COUNT).run(c.accountId, c.textHash, c.second, c.destinations);
-    let total = 0;
-    for (const count of readWindow(windowRows).iterate(c.accountId, c.textHash, c.since)) total += count;
-    if (total <= threshold) continue;
+    batch.add(c.accountId, c.textHash, c.second, c.destinations);
+    const key = `${c.accountId} ${c.textHash} ${c.second}`;
+    const row = appended.get(key);
+    if (row) row[3] += c.destinations;
+    else appended.set(key, [c.accountId, c.textHash, c.second, c.destinations]);
+    const before = counted.total(c.accountId, c.textHash, c.since, threshold);
+    if (before + batch.total(c.accountId, c.textHash, c.since) <= threshold) continue;
     bulk.push(index);
     for (const [table, row, column, value] of c.patches) steps[table].rows[row][column] = value;
   }
+  for (const row of appended.values()) LOG_ADD.run(...row);
   for (const { sql, rows } of steps) {
     const statement = prepared(sql);
     for (const row of rows) statement.run(row);

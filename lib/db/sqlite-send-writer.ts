@@ -38,8 +38,8 @@ export class SqliteSendWriter {
 
   /**
    * All rows in one durable transaction; rejects (and writes nothing) if any row fails. In the same transaction,
-   * first, each of `counts` adds its destinations to its text's second and reads its window (at most
-   * `rule.windowRows` rows); the writes over the threshold get their patches. Resolves with the indices (in
+   * first, each of `counts` adds its destinations to its text's second and sums its window (kept in memory by the
+   * thread, from the log every send writer of the file appends to); the writes over the threshold get their patches. Resolves with the indices (in
    * `counts`) of those. `pruneBefore`: delete the counts of seconds before this one.
    */
   write(
@@ -73,7 +73,6 @@ export class SqliteSendWriter {
         sameText,
         pruneBefore,
         threshold: rule.threshold,
-        windowRows: rule.windowRows,
       });
     }).finally(() => {
       if (this.pending.size === 0) this.worker.unref();

@@ -11,11 +11,14 @@ let server: RunningServer;
 let account: TestAccount;
 let other: TestAccount;
 let run = 0;
+const stale = sameTextHash(`Long ago ${Date.now()}`, []);
 
 beforeAll(async () => {
   server = await startServer();
   account = await createTestAccount(server, { numbers: 1 });
   other = await createTestAccount(server, { numbers: 1 });
+  // As a send of 11 minutes ago left them.
+  await storeCounts([{ accountId: account.accountId, textHash: stale, second: bucketOf(Date.now()) - 660, count: 5 }]);
 });
 
 afterAll(async () => {
@@ -43,6 +46,33 @@ function send(
       ...(Array.isArray(to) ? { toArray: to } : { to }),
     },
   });
+}
+
+// Counts as earlier sends leave them: on PostgreSQL a row per account, text and second; on SQLite the log every
+// send writer appends to (and reads what the others appended from).
+async function storeCounts(rows: { accountId: string; textHash: string; second: number; count: number }[]) {
+  if (testProvider() === "postgresql") {
+    await db().sameTextCount.createMany({ data: rows.map((r) => ({ ...r, second: BigInt(r.second) })) });
+    return;
+  }
+  for (const r of rows) {
+    await db().$executeRawUnsafe(
+      `INSERT INTO "SameTextLog" ("accountId", "textHash", "second", "count") VALUES (?, ?, ?, ?)`,
+      r.accountId,
+      r.textHash,
+      r.second,
+      r.count,
+    );
+  }
+}
+
+async function storedCounts(textHash: string): Promise<number> {
+  const table = testProvider() === "postgresql" ? "SameTextCount" : "SameTextLog";
+  const [row] = await db().$queryRawUnsafe<{ n: number | bigint }[]>(
+    `SELECT count(*) AS n FROM "${table}" WHERE "textHash" = ${testProvider() === "postgresql" ? "$1" : "?"}`,
+    textHash,
+  );
+  return Number(row!.n);
 }
 
 async function queuedDetails(on: RunningServer, who: TestAccount, messageId: string): Promise<string> {
@@ -97,12 +127,10 @@ describe("automatic bulk", () => {
     const old = text("Old news");
     const recent = text("Recent news");
     // 20 destinations 600 s ago (outside the window) and 20 sent 598 s ago (inside it), as earlier sends left them.
-    await db().sameTextCount.createMany({
-      data: [
-        { accountId: account.accountId, textHash: sameTextHash(old, []), second: BigInt(now - 600), count: 20 },
-        { accountId: account.accountId, textHash: sameTextHash(recent, []), second: BigInt(now - 598), count: 20 },
-      ],
-    });
+    await storeCounts([
+      { accountId: account.accountId, textHash: sameTextHash(old, []), second: now - 600, count: 20 },
+      { accountId: account.accountId, textHash: sameTextHash(recent, []), second: now - 598, count: 20 },
+    ]);
     expect((await send(server, account, old, destination(1))).json.data.bulk).toBe(false);
     expect((await send(server, account, recent, destination(1))).json.data.bulk).toBe(true);
   });
@@ -132,7 +160,7 @@ describe("automatic bulk", () => {
   });
 });
 
-describe.runIf(testProvider() === "postgresql")("automatic bulk across two servers on PostgreSQL", () => {
+describe("automatic bulk across two servers of one database", () => {
   let second: RunningServer;
   beforeAll(async () => {
     second = await startServer({ database: server.database });
@@ -149,6 +177,26 @@ describe.runIf(testProvider() === "postgresql")("automatic bulk across two serve
     }
     expect((await send(second, account, body, destination(20))).json.data.bulk).toBe(true);
     expect((await send(server, account, body, destination(21))).json.data.bulk).toBe(true);
+  });
+
+  it("counts, on a server started later, what the others sent before it", async () => {
+    const body = text("Before the restart");
+    const first = await send(
+      server,
+      account,
+      body,
+      Array.from({ length: 20 }, (_, i) => destination(300 + i)),
+    );
+    expect(first.json.data.bulk).toBe(false);
+    const later = await startServer({ database: server.database });
+    try {
+      expect((await send(later, account, body, destination(320))).json.data.bulk).toBe(true);
+      expect((await send(later, other, body, destination(320))).json.data.bulk).toBe(false);
+      // The counts stored before any send, older than the window, are gone: a server's first commit deletes them.
+      expect(await storedCounts(stale)).toBe(0);
+    } finally {
+      await later.stop();
+    }
   });
 
   it("counts concurrent sends on both servers exactly", async () => {
