@@ -73,8 +73,8 @@ describe("the same-text window", () => {
     expect(w.total(a, hello, s)).toBe(1);
   });
 
-  it("tells texts apart by the first 96 bits of their hash", () => {
-    // The key is the hash's first 16 characters: 10,000 texts, 10,000 keys.
+  it("tells texts apart by the first 72 bits of their hash", () => {
+    // The key is the hash's first 12 characters: 10,000 texts, 10,000 keys.
     const w = new SameTextWindow();
     for (let i = 0; i < 10_000; i++) w.add(a, sameTextHash(`text ${i}`, []), s, 1);
     expect(w.size).toBe(10_000);
