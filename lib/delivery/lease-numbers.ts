@@ -37,7 +37,9 @@ export class NumberLeases {
 
   async claim(now: number): Promise<void> {
     const mine = await writeTransaction(() => this.claimSteps(now));
-    for (const number of this.lastLeft.keys()) if (!mine.some((n) => n.number === number)) this.lastLeft.delete(number);
+    // A set: a worker may hold thousands of numbers, and a claim runs several times a second.
+    const held = new Set(mine.map((n) => n.number));
+    for (const number of this.lastLeft.keys()) if (!held.has(number)) this.lastLeft.delete(number);
     // A number held already keeps its pace from memory (the stored one is written only on release).
     const previous = this.current;
     this.current = new Map(
