@@ -7,38 +7,39 @@
 // and each commit wrote those pages to the write-ahead log whole, under the write lock every writer waits for. The
 // log's rows go to its end instead, a few pages a batch.
 //
-// Memory: one entry per account and text sent within the window, about 130 bytes (147 MB for 1.2 million texts,
-// 2,000 distinct texts a second for ten minutes). A text is keyed by the first 12 characters of its hash (72 bits of
-// SHA-256): two texts would need to share them to be counted together. A string that short is copied, where a
-// longer slice would keep the whole hash it came from alive.
+// Memory: one entry per account, text and minute sent in within the window, about 80 bytes (90–98 MB held for 1.2
+// million texts, 2,000 distinct texts a second for ten minutes and more). A text is keyed by the first 12 characters
+// of its hash (72 bits of SHA-256): two texts would need to share them to be counted together. A string that short is
+// copied, where a longer slice would keep the whole hash it came from alive.
 // Plain JavaScript: the writer's thread imports it.
 
 const KEY_CHARS = 12;
-// A text sent in one second only (most of them) is kept as one number, second * 2^21 + count; otherwise as an
-// array [second, count, second, count, …] in order of second.
+// A text sent in one second of a minute only (most of them) is kept as one number, second * 2^21 + count; otherwise
+// as an array [second, count, second, count, …] in order of second.
 const PACK = 2 ** 21;
 
 export class SameTextWindow {
-  /** accountId → text key → packed bucket or bucket array. */
-  #accounts = new Map();
-  // Buckets in the order they were added, for pruning: second, account's map, text key.
-  #queue = [];
-  #head = 0;
+  // minute → accountId → text key → the text's seconds in that minute: one packed bucket, or a bucket array. By
+  // minute so that forgetting is dropping whole maps (no entry is deleted one by one, and a map never keeps the room
+  // of entries gone); a row that comes late, or early (another host's clock), is forgotten with its own minute.
+  #minutes = new Map();
 
   /** Adds `count` destinations to an account's text in `second`. */
   add(accountId, textHash, second, count) {
-    let texts = this.#accounts.get(accountId);
-    if (!texts) this.#accounts.set(accountId, (texts = new Map()));
+    const minute = Math.floor(second / 60);
+    let accounts = this.#minutes.get(minute);
+    if (!accounts) this.#minutes.set(minute, (accounts = new Map()));
+    let texts = accounts.get(accountId);
+    if (!texts) accounts.set(accountId, (texts = new Map()));
     const key = textHash.slice(0, KEY_CHARS);
     const value = texts.get(key);
     if (value === undefined) {
       texts.set(key, count < PACK ? second * PACK + count : [second, count]);
-    } else {
-      const buckets = typeof value === "number" ? unpack(value) : value;
-      addToBuckets(buckets, second, count);
-      texts.set(key, buckets.length === 2 && buckets[1] < PACK ? buckets[0] * PACK + buckets[1] : buckets);
+      return;
     }
-    this.#queue.push(second, texts, key);
+    const buckets = typeof value === "number" ? unpack(value) : value;
+    addToBuckets(buckets, second, count);
+    texts.set(key, buckets.length === 2 && buckets[1] < PACK ? buckets[0] * PACK + buckets[1] : buckets);
   }
 
   /**
@@ -46,47 +47,32 @@ export class SameTextWindow {
    * is then at least that).
    */
   total(accountId, textHash, since, enough = Infinity) {
-    const value = this.#accounts.get(accountId)?.get(textHash.slice(0, KEY_CHARS));
-    if (value === undefined) return 0;
-    if (typeof value === "number") {
-      const [second, count] = unpack(value);
-      return second >= since ? count : 0;
-    }
+    const key = textHash.slice(0, KEY_CHARS);
     let total = 0;
-    for (let i = value.length - 2; i >= 0 && value[i] >= since && total <= enough; i -= 2) total += value[i + 1];
+    for (const [minute, accounts] of this.#minutes) {
+      if ((minute + 1) * 60 <= since) continue;
+      const value = accounts.get(accountId)?.get(key);
+      if (value === undefined) continue;
+      if (typeof value === "number") {
+        const [second, count] = unpack(value);
+        if (second >= since) total += count;
+      } else {
+        for (let i = value.length - 2; i >= 0 && value[i] >= since; i -= 2) total += value[i + 1];
+      }
+      if (total > enough) return total;
+    }
     return total;
   }
 
-  /** Forgets the seconds before `before`. */
+  /** Forgets the minutes that end by `before` (a second): nothing in them counts from `before` on. */
   prune(before) {
-    const queue = this.#queue;
-    while (this.#head < queue.length && queue[this.#head] < before) {
-      const texts = queue[this.#head + 1];
-      const key = queue[this.#head + 2];
-      queue[this.#head + 1] = queue[this.#head + 2] = undefined;
-      this.#head += 3;
-      const value = texts.get(key);
-      if (value === undefined) continue;
-      if (typeof value === "number") {
-        if (Math.floor(value / PACK) < before) texts.delete(key);
-        continue;
-      }
-      let keep = 0;
-      while (keep < value.length && value[keep] < before) keep += 2;
-      if (keep === value.length) texts.delete(key);
-      else if (keep > 0) value.splice(0, keep);
-    }
-    if (this.#head > 3 * 65_536 && this.#head * 2 > queue.length) {
-      queue.splice(0, this.#head);
-      this.#head = 0;
-    }
-    for (const [accountId, texts] of this.#accounts) if (texts.size === 0) this.#accounts.delete(accountId);
+    for (const minute of this.#minutes.keys()) if ((minute + 1) * 60 <= before) this.#minutes.delete(minute);
   }
 
-  /** Texts held, over all accounts. */
+  /** Texts held, over all accounts (a text sent in two minutes counts twice). */
   get size() {
     let size = 0;
-    for (const texts of this.#accounts.values()) size += texts.size;
+    for (const accounts of this.#minutes.values()) for (const texts of accounts.values()) size += texts.size;
     return size;
   }
 }

@@ -33,28 +33,25 @@ const prepared = (sql) => {
 // SDR's details, the idempotency record's answer). The window is kept in memory (lib/db/same-text-window.mjs), from
 // the append-only log every send writer of the file appends to: the batch first folds in the rows committed since it
 // last read (its own, and other processes'), then appends its own counts.
-const LOG_TAIL = sqlite.prepare(
-  `SELECT "id", "accountId", "textHash", "second", "count" FROM "SameTextLog" WHERE "id" > ? ORDER BY "id"`,
-);
-const LOG_ADD = sqlite.prepare(
-  `INSERT INTO "SameTextLog" ("accountId", "textHash", "second", "count") VALUES (?, ?, ?, ?)`,
-);
-// The rows before the first one still in the window (rows are appended about in order of second: a straggler left
-// behind is pruned later, and the window's sums never count it). Costs the rows it deletes, without an index.
-const LOG_PRUNE = sqlite.prepare(
-  `DELETE FROM "SameTextLog" WHERE "id" < coalesce(
-     (SELECT "id" FROM "SameTextLog" WHERE "second" >= ? ORDER BY "id" LIMIT 1), 9223372036854775807)`,
-);
+// Prepared when first used: a file without the log (an older schema) fails its batches, not this thread.
+const LOG_TAIL = `SELECT "id", "accountId", "textHash", "second", "count" FROM "SameTextLog" WHERE "id" > ? ORDER BY "id"`;
+const LOG_ADD = `INSERT INTO "SameTextLog" ("accountId", "textHash", "second", "count") VALUES (?, ?, ?, ?)`;
+const LOG_PRUNE = `DELETE FROM "SameTextLog" WHERE "second" < ?`;
 const counted = new SameTextWindow();
 let logRead = 0;
 const foldLog = () => {
-  for (const row of LOG_TAIL.iterate(logRead)) {
+  for (const row of prepared(LOG_TAIL).iterate(logRead)) {
     counted.add(row.accountId, row.textHash, Number(row.second), row.count);
     logRead = row.id;
   }
 };
-// Most of the log at once, outside any write transaction; each batch then reads only what is new.
-foldLog();
+// Most of the log at once, outside any write transaction (about a second for a million rows); each batch then reads
+// only what is new. Should this fail (the file busy, or not migrated yet), the first batch reads it all instead.
+try {
+  foldLog();
+} catch {
+  // read again, in the first batch's transaction
+}
 
 // When the batch's transaction began: how long it held the write lock is sent back with the answer.
 let began = 0;
@@ -63,7 +60,7 @@ const writeAll = sqlite.transaction((message) => {
   const { steps, sameText = [], pruneBefore = null, threshold } = message;
   foldLog();
   if (pruneBefore !== null) {
-    LOG_PRUNE.run(pruneBefore);
+    prepared(LOG_PRUNE).run(pruneBefore);
     counted.prune(pruneBefore);
   }
   const bulk = [];
@@ -81,7 +78,7 @@ const writeAll = sqlite.transaction((message) => {
     bulk.push(index);
     for (const [table, row, column, value] of c.patches) steps[table].rows[row][column] = value;
   }
-  for (const row of appended.values()) LOG_ADD.run(...row);
+  for (const row of appended.values()) prepared(LOG_ADD).run(...row);
   for (const { sql, rows } of steps) {
     const statement = prepared(sql);
     for (const row of rows) statement.run(row);

@@ -13,6 +13,8 @@ export class SqliteSendWriter {
   private readonly worker: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (bulk: number[]) => void; reject: (error: Error) => void }>();
+  /** The thread has stopped (closed, or failed): a new writer is needed. */
+  stopped = false;
 
   constructor(file: string) {
     // Resolved from the project root at run time, so that Next's bundler leaves the thread's file alone.
@@ -34,6 +36,14 @@ export class SqliteSendWriter {
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
     });
+    // A thread that stopped takes no more batches (a message posted to it is dropped): its writes fail, and the
+    // next write gets a new writer (write-batch-sqlite.ts).
+    this.worker.on("exit", () => {
+      this.stopped = true;
+      const error = new Error("the SQLite send writer's thread stopped");
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    });
   }
 
   /**
@@ -48,6 +58,7 @@ export class SqliteSendWriter {
     counts: SameTextCount[] = [],
     pruneBefore: number | null = null,
   ): Promise<number[]> {
+    if (this.stopped) return Promise.reject(new Error("the SQLite send writer's thread stopped"));
     const id = this.nextId++;
     // One prepared single-row statement per table (the thread keeps them), values already in SQLite's stored forms.
     const steps = tables.map(({ table, columns, rows, suffix }) => ({

@@ -17,7 +17,7 @@ const holder = processSingleton(
 
 function sqliteWriter(): SqliteSendWriter {
   const url = env().DATABASE_URL;
-  if (holder.__parleySendWriter?.url !== url) {
+  if (holder.__parleySendWriter?.url !== url || holder.__parleySendWriter.writer.stopped) {
     holder.__parleySendWriter?.writer.close();
     holder.__parleySendWriter = { url, writer: new SqliteSendWriter(sqliteFilePath(url)) };
   }

@@ -7,7 +7,7 @@ const a = "acct-a";
 const b = "acct-b";
 const hello = sameTextHash("Hello", []);
 const bye = sameTextHash("Bye", []);
-const s = 1_795_000_000; // a second since the epoch, in 2026
+const s = 1_795_000_020; // a second since the epoch, in 2026, that begins a minute
 
 describe("the same-text window", () => {
   it("sums a text's destinations from a second on, apart per account and per text", () => {
@@ -48,29 +48,51 @@ describe("the same-text window", () => {
     expect(w.total(a, bye, s)).toBe(2_097_152);
   });
 
-  it("stops adding once past what is enough, from the newest second back", () => {
+  it("counts from the second it is asked from, whatever minute the seconds fall in", () => {
     const w = new SameTextWindow();
-    for (let i = 0; i < 30; i++) w.add(a, hello, s + i, 1);
-    expect(w.total(a, hello, s)).toBe(30);
-    expect(w.total(a, hello, s, 20)).toBe(21);
+    w.add(a, hello, s + 59, 1);
+    w.add(a, hello, s + 61, 10);
+    w.add(a, hello, s + 600, 100);
+    expect(w.total(a, hello, s + 59)).toBe(111);
+    expect(w.total(a, hello, s + 60)).toBe(110);
+    expect(w.total(a, hello, s + 62)).toBe(100);
   });
 
-  it("forgets the seconds before a prune and the texts left with none", () => {
+  it("says more than enough once past it, without adding the rest", () => {
+    const w = new SameTextWindow();
+    for (let i = 0; i < 300; i++) w.add(a, hello, s + i, 1);
+    expect(w.total(a, hello, s)).toBe(300);
+    const enough = w.total(a, hello, s, 20);
+    expect(enough).toBeGreaterThan(20);
+    expect(enough).toBeLessThan(300);
+  });
+
+  it("forgets the minutes that end by a prune", () => {
     const w = new SameTextWindow();
     w.add(a, hello, s, 1);
-    w.add(a, bye, s + 1, 2);
-    w.add(a, bye, s + 3, 4);
-    w.add(b, hello, s + 2, 8);
-    w.prune(s + 2);
+    w.add(a, bye, s + 60, 2);
+    w.add(a, bye, s + 180, 4);
+    w.add(b, hello, s + 120, 8);
+    w.prune(s + 120);
     expect(w.total(a, hello, 0)).toBe(0);
     expect(w.total(a, bye, 0)).toBe(4);
     expect(w.total(b, hello, 0)).toBe(8);
     expect(w.size).toBe(2);
-    w.prune(s + 4);
+    w.prune(s + 240);
     expect(w.size).toBe(0);
     // Counting starts again from nothing.
-    w.add(a, hello, s + 5, 1);
+    w.add(a, hello, s + 300, 1);
     expect(w.total(a, hello, s)).toBe(1);
+  });
+
+  it("forgets on time a text counted in a second far ahead of the others (another host's clock)", () => {
+    const w = new SameTextWindow();
+    w.add(a, hello, s + 86_400, 1);
+    w.add(a, bye, s, 5);
+    w.prune(s + 60);
+    expect(w.total(a, bye, 0)).toBe(0);
+    expect(w.total(a, hello, 0)).toBe(1);
+    expect(w.size).toBe(1);
   });
 
   it("tells texts apart by the first 72 bits of their hash", () => {
