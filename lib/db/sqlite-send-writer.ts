@@ -40,7 +40,7 @@ export class SqliteSendWriter {
     // next write gets a new writer (write-batch-sqlite.ts).
     this.worker.on("exit", () => {
       this.stopped = true;
-      const error = new Error("the SQLite send writer's thread stopped");
+      const error = stoppedError();
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
     });
@@ -49,8 +49,9 @@ export class SqliteSendWriter {
   /**
    * All rows in one durable transaction; rejects (and writes nothing) if any row fails. In the same transaction,
    * first, each of `counts` adds its destinations to its text's second and sums its window (kept in memory by the
-   * thread, from the log every send writer of the file appends to); the writes over the threshold get their patches. Resolves with the indices (in
-   * `counts`) of those. `pruneBefore`: delete the counts of seconds before this one.
+   * thread, from the log every send writer of the file appends to); the writes over the threshold get their
+   * patches. Resolves with the indices (in `counts`) of those. `pruneBefore`: delete the counts of seconds before
+   * this one.
    */
   write(
     tables: TableRows[],
@@ -58,7 +59,7 @@ export class SqliteSendWriter {
     counts: SameTextCount[] = [],
     pruneBefore: number | null = null,
   ): Promise<number[]> {
-    if (this.stopped) return Promise.reject(new Error("the SQLite send writer's thread stopped"));
+    if (this.stopped) return Promise.reject(stoppedError());
     const id = this.nextId++;
     // One prepared single-row statement per table (the thread keeps them), values already in SQLite's stored forms.
     const steps = tables.map(({ table, columns, rows, suffix }) => ({
@@ -93,4 +94,8 @@ export class SqliteSendWriter {
   close(): void {
     this.worker.postMessage({ type: "close" });
   }
+}
+
+function stoppedError(): Error {
+  return new Error("the SQLite send writer's thread stopped");
 }
