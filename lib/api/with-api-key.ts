@@ -1,6 +1,6 @@
 import { isApiError, ApiError } from "./api-error";
 import { authenticate, type ApiPrincipal } from "./authenticate";
-import { errorEnvelope, jsonResponse, type Envelope } from "./envelope";
+import { errorEnvelope, jsonAnswer, type Envelope } from "./envelope";
 import { requestIdFrom } from "./request-id";
 import { checkRateLimit } from "./rate-limit";
 import { logger, type Logger } from "../log";
@@ -24,15 +24,15 @@ export type RouteHandler = (req: Request, ctx?: RouteContext) => Promise<Respons
 export function errorResponse(error: unknown, req: Request, requestId: string, log: Logger): Response {
   const apiError = isApiError(error) ? error : new ApiError("SystemFailure");
   if (!isApiError(error)) log.error({ err: error, method: req.method, url: req.url }, "unexpected failure");
-  return jsonResponse(errorEnvelope(apiError, req.method), { "x-request-id": requestId });
+  return jsonAnswer(req, errorEnvelope(apiError, req.method), { "x-request-id": requestId });
 }
 
-function finish(result: Envelope | Response, requestId: string): Response {
+function finish(result: Envelope | Response, req: Request, requestId: string): Response {
   if (result instanceof Response) {
     result.headers.set("x-request-id", requestId);
     return result;
   }
-  return jsonResponse(result, { "x-request-id": requestId });
+  return jsonAnswer(req, result, { "x-request-id": requestId });
 }
 
 /**
@@ -42,19 +42,30 @@ function finish(result: Envelope | Response, requestId: string): Response {
 export function withApiKey(handler: ApiHandler): RouteHandler {
   return async (req, routeCtx) => {
     const requestId = requestIdFrom(req.headers);
-    const log = logger().child({ reqId: requestId });
+    // The request's logger is made when first used (most requests log nothing of their own).
+    let requestLog: Logger | undefined;
+    const log = () => (requestLog ??= logger().child({ reqId: requestId }));
     try {
       const principal = await authenticate(req.headers);
       const limited = await checkRateLimit(principal.apiKeyId);
       if (limited) {
-        const response = errorResponse(limited.error, req, requestId, log);
+        const response = errorResponse(limited.error, req, requestId, log());
         response.headers.set("retry-after", String(limited.retryAfterSeconds));
         return response;
       }
       const params = (await routeCtx?.params) ?? {};
-      return finish(await handler({ req, principal, requestId, log, params }), requestId);
+      const ctx: ApiContext = {
+        req,
+        principal,
+        requestId,
+        get log() {
+          return log();
+        },
+        params,
+      };
+      return finish(await handler(ctx), req, requestId);
     } catch (error) {
-      return errorResponse(error, req, requestId, log);
+      return errorResponse(error, req, requestId, log());
     }
   };
 }

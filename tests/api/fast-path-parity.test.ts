@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request } from "node:http";
 import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type ApiResponse, type TestAccount } from "../helpers/factories";
 import { rawRequest, type RawResponse } from "../helpers/raw-http";
@@ -109,6 +110,44 @@ describe("the /v3 fast path and Next's pipeline answer alike", () => {
       const b = await call(viaNext, "GET", path, { headers: account.headers });
       expect(a.status).toBe(200);
       expect(a.text).toEqual(b.text);
+    }
+  });
+
+  it("a body that arrives in pieces, cut inside a character, is read whole on both paths", async () => {
+    const text = `piecewise ${"é😀".repeat(20)}`;
+    const json = Buffer.from(
+      JSON.stringify({ accountId: account.accountId, from: account.numbers[0], to: "14155550124", body: text }),
+    );
+    // Inside the first emoji's four bytes.
+    const cut = json.indexOf(Buffer.from("😀")) + 2;
+    const send = (server: RunningServer) =>
+      new Promise<{ status: number; json: { data: { messageInfo: { messageId: string }[] } } }>((resolve, reject) => {
+        const req = request(`${server.baseUrl}/v3/messages`, {
+          method: "POST",
+          headers: { ...account.headers, "content-type": "application/json", "transfer-encoding": "chunked" },
+        });
+        req.on("response", (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) }),
+          );
+        });
+        req.on("error", reject);
+        req.write(json.subarray(0, cut));
+        setTimeout(() => req.end(json.subarray(cut)), 50);
+      });
+    for (const server of [fast, viaNext]) {
+      const sent = await send(server);
+      expect(sent.status).toBe(200);
+      const id = sent.json.data.messageInfo[0]!.messageId;
+      const listed = await call(server, "GET", `/v3/messages?accountId=${account.accountId}&count=50`, {
+        headers: account.headers,
+      });
+      const stored = (listed.json.data.results as { messageId: string; body: string }[]).find(
+        (m) => m.messageId === id,
+      );
+      expect(stored?.body).toBe(text);
     }
   });
 
