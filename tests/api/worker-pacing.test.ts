@@ -96,6 +96,21 @@ describe("the delivery worker's pacing (injected clock, real database)", () => {
     expect(sent.map((s) => s.at - NY_10AM)).toEqual([0, 1000, 2000, 3000, 4000, 5000]);
   });
 
+  it("sends past messages waiting for a retry, looking four deep into a number's queue", async () => {
+    const a = await account(1);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(...(await send(a.accountId, a.numbers[0]!, ["14155550123"], `r${i}`, false)));
+    // The three oldest wait an hour for a retry after a temporary error.
+    await db().message.updateMany({
+      where: { id: { in: ids.slice(0, 3) } },
+      data: { nextAttemptAt: new Date(NY_10AM + 3600_000), attempts: 1 },
+    });
+    await run(4);
+    // Each round reads the first four of the queue: the fourth leaves, then the fifth takes its place, then the sixth.
+    expect(sent.map((s) => s.part.messageId)).toEqual(ids.slice(3));
+    expect(sent.map((s) => s.at - NY_10AM)).toEqual([0, 1000, 2000]);
+  });
+
   it("caps the account's sum: 30 numbers at 10/s never send more than 10 in any second", async () => {
     const a = await account(30, 10);
     for (const from of a.numbers) await send(a.accountId, from, ["14155550123", "12125551234"], `from ${from}`, false);
