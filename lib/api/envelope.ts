@@ -50,6 +50,8 @@ export const responseText = processSingleton("responseText", () => new WeakMap<R
  */
 export const writesPlainAnswers = Symbol.for("parley.writesPlainAnswers");
 
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
 /** The headers of a PlainAnswer: the part of a web Response's Headers the v3 wrappers use. */
 class PlainHeaders {
   constructor(readonly values: Record<string, string>) {}
@@ -82,7 +84,7 @@ export class PlainAnswer {
  */
 export function jsonAnswer(req: Request, envelope: Envelope, headers: Record<string, string> = {}): Response {
   if ((req as { [writesPlainAnswers]?: boolean })[writesPlainAnswers] !== true) return jsonResponse(envelope, headers);
-  const plain = { "content-type": "application/json; charset=utf-8" } as Record<string, string>;
+  const plain: Record<string, string> = { "content-type": JSON_CONTENT_TYPE };
   for (const name of Object.keys(headers)) plain[name.toLowerCase()] = headers[name]!;
   return new PlainAnswer(envelope.statusCode, JSON.stringify(envelope), plain) as unknown as Response;
 }
@@ -91,7 +93,7 @@ export function jsonResponse(envelope: Envelope, headers: Record<string, string>
   const text = JSON.stringify(envelope);
   const response = new Response(text, {
     status: envelope.statusCode,
-    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+    headers: { "content-type": JSON_CONTENT_TYPE, ...headers },
   });
   responseText.set(response, text);
   return response;

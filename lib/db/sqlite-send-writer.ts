@@ -32,18 +32,18 @@ export class SqliteSendWriter {
         else waiting.reject(Object.assign(new Error(reply.message ?? "SQLite write failed"), { code: reply.code }));
       },
     );
-    this.worker.on("error", (error) => {
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    });
+    this.worker.on("error", (error) => this.failPending(error));
     // A thread that stopped takes no more batches (a message posted to it is dropped): its writes fail, and the
     // next write gets a new writer (write-batch-sqlite.ts).
     this.worker.on("exit", () => {
       this.stopped = true;
-      const error = stoppedError();
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
+      this.failPending(stoppedError());
     });
+  }
+
+  private failPending(error: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
   }
 
   /**

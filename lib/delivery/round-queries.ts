@@ -207,6 +207,8 @@ function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
  * the time with sixteen messages waiting a number); the four first of both, in the queue's order, are kept.
  */
 function* sqliteQueueSteps(numbers: string[]): Steps<QueuedRow[]> {
+  // `"status" IN (…)` beside `"status" = …` spells the queue index's own condition, which SQLite needs to see to use
+  // a partial index.
   const waiting = (status: string, rest: string) =>
     `SELECT rowid AS "r" FROM "Message" INDEXED BY "Message_queue_idx"
      WHERE "fromNumber" = n."value" AND "direction" = 'outbound' AND "status" IN (${QUEUED_SQL})
