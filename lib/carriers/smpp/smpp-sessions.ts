@@ -72,6 +72,8 @@ export class SmppSessions {
   private readonly links: SmppLink[] = [];
   private readonly transmitters: TransmitSession[] = [];
   private readonly waiting: Waiter[] = [];
+  /** Whether queued parts may have a wait for a bind running (see pump). */
+  private bindWaits = false;
   /** Where the next tie between sessions starts (round-robin). */
   private cursor = 0;
   private closed = false;
@@ -219,7 +221,12 @@ export class SmppSessions {
       clearTimeout(waiter.timer);
       waiter.resolve({ ok: true, session });
     }
+    // The wait for a bind runs only while no transmit-capable session is bound: started for every queued part then,
+    // stopped for all once one binds. With a session bound and no wait running (the usual case: parts queue for
+    // room under load, thousands of them), nothing is left to do, rather than a look at every queued part for each
+    // slot given back.
     const transmitBound = this.transmitters.some(({ link }) => link.bound);
+    if (transmitBound && !this.bindWaits) return;
     for (const waiter of this.waiting) {
       if (transmitBound) {
         clearTimeout(waiter.timer);
@@ -228,6 +235,7 @@ export class SmppSessions {
         waiter.timer ??= setTimeout(() => this.giveUp(waiter), this.settings.submitTimeoutMs);
       }
     }
+    this.bindWaits = !transmitBound && this.waiting.length > 0;
   }
 
   /** The bound, unresting session with the most free room; among equals, the next in turn. */
