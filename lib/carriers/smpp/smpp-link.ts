@@ -71,6 +71,7 @@ export class SmppLink {
     // algorithm a small PDU waits while an earlier segment (a deliver_sm_resp, say) is unacknowledged, up to the
     // SMSC's delayed ACK, and then reaches the SMSC late, less than an interval before the next part.
     session.socket.setNoDelay(true);
+    writeTogether(session);
 
     const rawDeliverSms = new Map<number, Buffer>();
     tapRawPdus(session.socket, (pdu) => {
@@ -241,4 +242,24 @@ export class SmppLink {
         );
     }
   }
+}
+
+/**
+ * The PDUs a session sends within one turn of the event loop leave in one write: a batch of submit_sm_resp frees
+ * window slots for as many submit_sm, a batch of receipts is answered with as many deliver_sm_resp, each a system
+ * call of its own otherwise. The socket is corked at the turn's first PDU and uncorked once the turn's callbacks
+ * and promise continuations have run (process.nextTick runs after them); a part still leaves, and its departure is
+ * taken, within the same turn.
+ */
+function writeTogether(session: smpp.Session): void {
+  const send = session.send.bind(session);
+  const socket = session.socket;
+  const uncork = () => socket.uncork();
+  session.send = (...args: Parameters<smpp.Session["send"]>) => {
+    if (socket.writableCorked === 0) {
+      socket.cork();
+      process.nextTick(uncork);
+    }
+    return send(...args);
+  };
 }
