@@ -24,6 +24,7 @@ import { closeListingReaders } from "./listing-reader";
 import { closeHotPool } from "./pg-hot-path";
 import { postgresPool } from "./postgres-pool";
 import { keptStatements } from "./kept-statements";
+import { closeWalSyncs } from "./wal-sync";
 import { processSingleton } from "../process-singletons";
 
 // Both generated clients have the same API (they come from one schema), so the SQLite client's type stands for
@@ -261,6 +262,7 @@ export async function disconnectDb(): Promise<void> {
   writer.__parleySendWriter = undefined;
   closeListingReaders();
   closeHotPool();
+  await closeWalSyncs();
   const current = holder.__parleyDb;
   holder.__parleyDb = undefined;
   if (current) await current.client.$disconnect();

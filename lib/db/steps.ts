@@ -1,5 +1,6 @@
 import { beginWaiting, db, dbProvider, sqliteHandle, type SqliteHandle } from "./client";
 import { isBusy } from "./sqlite-busy.mjs";
+import { walSyncOf } from "./wal-sync";
 import { writeLockHeld } from "./write-lock-watch";
 
 // A transaction's statements written once, as a generator of steps: each `yield*` of query() or execute() is one
@@ -93,12 +94,12 @@ export async function writeTransaction<T>(make: () => Steps<T>): Promise<T> {
 
 // --- SQLite: the write transactions of one turn of the event loop, committed together ---------------------------
 //
-// Every SQLite COMMIT is a disk sync (synchronous=FULL) and a hold of the one write lock that the send path's writer
-// waits for. The worker issues many small write transactions from independent loops (a round's record, a batch of
-// receipts, a batch of webhook outcomes, a webhook claim); those asked for in the same turn of the event loop run in
-// one transaction, each body inside a SAVEPOINT of its own: a body that throws is rolled back alone and its caller
-// gets the error, the others commit. Each caller's promise settles, and its after-commit work runs, once the shared
-// COMMIT is done, exactly as if it had committed alone.
+// Every SQLite COMMIT is a disk sync (made off the event loop here: lib/db/wal-sync.ts) and a hold of the one write
+// lock that the send path's writer waits for. The worker issues many small write transactions from independent
+// loops (a round's record, a batch of receipts, a batch of webhook outcomes, a webhook claim); those asked for in the
+// same turn of the event loop run in one transaction, each body inside a SAVEPOINT of its own: a body that throws is
+// rolled back alone and its caller gets the error, the others commit. Each caller's promise settles, and its
+// after-commit work runs, once the shared COMMIT is done and synced, exactly as if it had committed alone.
 
 interface QueuedWrite {
   make: () => Steps<unknown>;
@@ -213,10 +214,16 @@ async function sqliteTransaction<T>(
   later: (() => void)[],
 ): Promise<T> {
   const handle = await sqliteHandle();
+  // A write commits without its disk sync, which follows off the event loop before the caller hears of it (see
+  // lib/db/wal-sync.ts); without a WAL to sync, the commit syncs itself.
+  const walSync = begin === "BEGIN IMMEDIATE" ? walSyncOf(handle) : null;
   const deadline = Date.now() + LOCK_DEADLINE_MS;
   for (;;) {
-    const outcome = tryTransaction(handle, begin, make, later, Date.now() >= deadline);
-    if (outcome !== BUSY) return outcome;
+    const outcome = tryTransaction(handle, begin, make, later, Date.now() >= deadline, walSync !== null);
+    if (outcome !== BUSY) {
+      await walSync?.sync();
+      return outcome;
+    }
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }
@@ -231,11 +238,29 @@ function tryTransaction<T>(
   make: () => Steps<T>,
   later: (() => void)[],
   last: boolean,
+  syncedLater: boolean,
 ): T | typeof BUSY {
   if (connection.inTransaction) {
     if (last) throw new Error("a transaction stayed open on the SQLite connection");
     return BUSY;
   }
+  // Set for this transaction alone: Prisma's writes on the connection keep synchronous=FULL.
+  if (!syncedLater) return runTransaction({ connection, prepared }, begin, make, later, last);
+  prepared("PRAGMA synchronous = NORMAL").run();
+  try {
+    return runTransaction({ connection, prepared }, begin, make, later, last);
+  } finally {
+    prepared("PRAGMA synchronous = FULL").run();
+  }
+}
+
+function runTransaction<T>(
+  { connection, prepared }: SqliteHandle,
+  begin: "BEGIN" | "BEGIN IMMEDIATE",
+  make: () => Steps<T>,
+  later: (() => void)[],
+  last: boolean,
+): T | typeof BUSY {
   try {
     beginWaiting(connection, () => prepared(begin).run(), SPIN_MS);
   } catch (error) {

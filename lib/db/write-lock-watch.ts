@@ -10,8 +10,12 @@ import { processSingleton } from "../process-singletons";
 export type WriteLockHolder = "transactions" | "send_writer" | "body_indexer";
 
 type Watcher = (holder: WriteLockHolder, seconds: number) => void;
+type SyncWatcher = (seconds: number) => void;
 
-const watch = processSingleton("writeLockWatch", (): { watcher: Watcher | null } => ({ watcher: null }));
+const watch = processSingleton("writeLockWatch", (): { watcher: Watcher | null; syncWatcher?: SyncWatcher | null } => ({
+  watcher: null,
+  syncWatcher: null,
+}));
 
 export function watchWriteLock(watcher: Watcher | null): void {
   watch.watcher = watcher;
@@ -20,4 +24,13 @@ export function watchWriteLock(watcher: Watcher | null): void {
 /** One write transaction of `holder` held the lock for `ms` milliseconds, from its first statement to its commit. */
 export function writeLockHeld(holder: WriteLockHolder, ms: number): void {
   watch.watcher?.(holder, ms / 1000);
+}
+
+export function watchWalSyncs(watcher: SyncWatcher | null): void {
+  watch.syncWatcher = watcher;
+}
+
+/** A sync of the WAL file for this process's write transactions took `seconds` (lib/db/wal-sync.ts). */
+export function walSynced(seconds: number): void {
+  watch.syncWatcher?.(seconds);
 }

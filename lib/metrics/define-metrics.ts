@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import type { Carrier } from "../carriers/carrier";
 import { FINAL_STATUSES } from "../messaging/message-status";
 import { processSingleton } from "../process-singletons";
-import { watchWriteLock } from "../db/write-lock-watch";
+import { watchWalSyncs, watchWriteLock } from "../db/write-lock-watch";
 
 // Every series Parley exports (docs/METRICS.md). Two registries:
 // - `process`: what this process counts as it works (sends it accepted, parts it submitted, receipts and webhook
@@ -79,6 +79,12 @@ function create() {
       name: "parley_sqlite_write_lock_held_seconds",
       help: "SQLite: how long each write transaction of this process held the database's one write lock, by holder (transactions: its grouped write transactions; send_writer: a batch of sends; body_indexer: a step of the body index)",
       labelNames: ["holder"] as const,
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
+      ...inProcess,
+    }),
+    walSyncs: new Histogram({
+      name: "parley_sqlite_wal_sync_seconds",
+      help: "SQLite: each disk sync of the WAL file for this process's write transactions, made off the event loop after their commits (one sync covers the commits before it)",
       buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
       ...inProcess,
     }),
@@ -174,6 +180,7 @@ function create() {
   for (const outcome of SUBMIT_ERRORS) series.submitErrors.inc({ outcome }, 0);
   for (const outcome of WEBHOOK_OUTCOMES) series.webhookAttempts.inc({ outcome }, 0);
   watchWriteLock((holder, seconds) => series.writeLockHeld.observe({ holder }, seconds));
+  watchWalSyncs((seconds) => series.walSyncs.observe(seconds));
 
   return {
     ...series,

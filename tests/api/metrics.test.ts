@@ -237,6 +237,13 @@ describe("GET /metrics", () => {
     // Each process counts only its own holders: the worker writes no send batches and indexes no bodies.
     expect(held(worker1, "send_writer", "count")).toBe(0);
     expect(held(worker1, "body_indexer", "count")).toBe(0);
+    // The worker's commits were synced to disk off its event loop, before it went on.
+    const syncs = (families: Families) =>
+      families
+        .get("parley_sqlite_wal_sync_seconds")
+        ?.samples.find((s) => s.name === "parley_sqlite_wal_sync_seconds_count")?.value ?? 0;
+    expect(worker1.get("parley_sqlite_wal_sync_seconds")?.type).toBe("histogram");
+    expect(syncs(worker1)).toBeGreaterThan(syncs(worker0));
   });
 
   it("shows a number's queue: its depth and the age of its oldest waiting message", async () => {

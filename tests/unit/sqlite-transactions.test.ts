@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { db, disconnectDb } from "../../lib/db/client";
 import { insertRowsSteps, rowChunks } from "../../lib/db/insert-rows";
 import { afterCommit, execute, query, writeTransaction } from "../../lib/db/steps";
+import { watchWalSyncs } from "../../lib/db/write-lock-watch";
 
 // A portal edit is a transaction that reads, then writes, while the send writer's thread and the body indexer commit
 // on connections of their own. On SQLite that must wait its turn, never fail.
@@ -145,6 +146,40 @@ describe("SQLite transactions beside other connections", () => {
     expect(seen).toEqual(["a: 7 rows", "c: 7 rows", "e: 7 rows"]);
     // And alone again afterwards, where a caught statement error reaches the body the same way.
     await expect(write("f", "caught")).resolves.toBe(10);
+    other.close();
+  });
+
+  it("answers a write transaction once the WAL holding its commit is synced, Prisma's writes syncing their own", async () => {
+    await db().$executeRawUnsafe(`DELETE FROM "Edit"`);
+    // Whatever sync the earlier writes started is over before this one counts them.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const events: string[] = [];
+    watchWalSyncs(() => events.push("synced"));
+    try {
+      const write = (who: string) =>
+        writeTransaction(function* () {
+          yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, [who]);
+          yield* afterCommit(() => events.push(`${who} announced`));
+        }).then(() => events.push(`${who} answered`));
+      await write("alone");
+      // Each caller hears of its commit after a sync that began after it, and so does its after-commit work.
+      expect(events[0]).toBe("synced");
+      expect(events.slice(1).sort()).toEqual(["alone announced", "alone answered"]);
+      events.length = 0;
+      // Commits made while a sync runs share the one after it.
+      await Promise.all([write("first"), new Promise((resolve) => setTimeout(resolve, 1)).then(() => write("second"))]);
+      expect(events.filter((e) => e === "synced").length).toBeGreaterThanOrEqual(1);
+      expect(events.indexOf("first answered")).toBeGreaterThan(events.indexOf("synced"));
+      expect(events.lastIndexOf("synced")).toBeLessThan(events.indexOf("second answered"));
+    } finally {
+      watchWalSyncs(null);
+    }
+    // The connection is back to syncing every commit itself: Prisma's writes are answered only after theirs.
+    const mode = await db().$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA synchronous");
+    expect(Number(mode[0]!.synchronous)).toBe(2);
+    const other = new Database(file, { readonly: true });
+    const rows = other.prepare(`SELECT "who" FROM "Edit" ORDER BY rowid`).all() as { who: string }[];
+    expect(rows.map((r) => r.who)).toEqual(["alone", "first", "second"]);
     other.close();
   });
 
