@@ -1,6 +1,7 @@
 // The SQLite send writer's thread: commits each batch of the group commit with prepared statements and a durable
 // sync, off the main thread, so that the server keeps reading requests (and filling the next batch) meanwhile.
 // Plain JavaScript: it runs as a worker thread under tsx and under Next's server alike.
+import { fdatasyncSync, openSync, closeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
@@ -13,8 +14,18 @@ import { WAL_BACKSTOP_PAGES } from "./sqlite-checkpoints.mjs";
 // millisecond instead (whileBusy).
 const sqlite = new Database(workerData.file, { timeout: 0 });
 sqlite.pragma("journal_mode = WAL");
-// Durable: the commit is on disk before any request of the batch is answered.
-sqlite.pragma("synchronous = FULL");
+// Durable: the commit is on disk before any request of the batch is answered. The commit itself does not sync
+// (NORMAL): the write lock is given back as soon as the batch's frames are in the WAL, and this thread then syncs the
+// WAL file before it answers (the other writers, the delivery worker above all, need not wait for this disk's sync).
+// The file stays while this connection is open: SQLite removes it only when the database's last connection closes.
+sqlite.pragma("synchronous = NORMAL");
+let wal = null;
+const syncWal = () => {
+  const started = performance.now();
+  wal ??= openSync(`${workerData.file}-wal`, "r");
+  fdatasyncSync(wal);
+  return performance.now() - started;
+};
 sqlite.pragma("foreign_keys = ON");
 // The log is copied back by a background checkpoint (lib/db/sqlite-checkpoints.mjs), not after this thread's commits.
 sqlite.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
@@ -88,6 +99,7 @@ const writeAll = sqlite.transaction((message) => {
 
 parentPort.on("message", (message) => {
   if (message.type === "close") {
+    if (wal !== null) closeSync(wal);
     sqlite.close();
     parentPort.close();
     return;
@@ -95,7 +107,9 @@ parentPort.on("message", (message) => {
   try {
     // Busy at BEGIN IMMEDIATE: nothing was written; the lock holder commits within milliseconds.
     const bulk = whileBusy(() => writeAll.immediate(message));
-    parentPort.postMessage({ id: message.id, ok: true, bulk, heldMs: performance.now() - began });
+    const heldMs = performance.now() - began;
+    const syncMs = syncWal();
+    parentPort.postMessage({ id: message.id, ok: true, bulk, heldMs, syncMs });
   } catch (error) {
     parentPort.postMessage({ id: message.id, ok: false, code: error.code, message: error.message });
   }

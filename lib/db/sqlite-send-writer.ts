@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { SameTextCount, SameTextRule, TableRows } from "./send-batch";
 import { sqliteBound } from "./insert-rows";
-import { writeLockHeld } from "./write-lock-watch";
+import { walSynced, writeLockHeld } from "./write-lock-watch";
 
 // SQLite's hot path: the send batches of the group commit, written by a thread of their own with prepared
 // statements. Measured on 2 cores: Prisma's createMany costs about 1 ms per message row here (capping sends near
@@ -23,8 +23,17 @@ export class SqliteSendWriter {
     this.worker.unref();
     this.worker.on(
       "message",
-      (reply: { id: number; ok: boolean; bulk?: number[]; heldMs?: number; code?: string; message?: string }) => {
+      (reply: {
+        id: number;
+        ok: boolean;
+        bulk?: number[];
+        heldMs?: number;
+        syncMs?: number;
+        code?: string;
+        message?: string;
+      }) => {
         if (reply.heldMs !== undefined) writeLockHeld("send_writer", reply.heldMs);
+        if (reply.syncMs !== undefined) walSynced(reply.syncMs / 1000);
         const waiting = this.pending.get(reply.id);
         if (!waiting) return;
         this.pending.delete(reply.id);

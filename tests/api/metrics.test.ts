@@ -244,6 +244,8 @@ describe("GET /metrics", () => {
         ?.samples.find((s) => s.name === "parley_sqlite_wal_sync_seconds_count")?.value ?? 0;
     expect(worker1.get("parley_sqlite_wal_sync_seconds")?.type).toBe("histogram");
     expect(syncs(worker1)).toBeGreaterThan(syncs(worker0));
+    // And the send's batch, by the send writer's thread before the send was answered.
+    expect(syncs(server1)).toBeGreaterThan(syncs(server0));
   });
 
   it("shows a number's queue: its depth and the age of its oldest waiting message", async () => {
