@@ -15,6 +15,9 @@
 #   npm run bench:kannel -- [--duration 20] [--drain-cap 60] [--numbers 3000] [--threads 2] [--connections 50]
 #                           [--window 10] [--only kannel-plain,kannel-dlr,parley] [--parley-worker on|off] [--keep]
 #
+# BENCH_NODE_FLAGS adds flags to Parley's `node` (its worker process inherits them), e.g.
+# BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/profiles" for a CPU profile of each process and thread.
+#
 # --parley-worker off starts Parley without its delivery worker (PARLEY_WORKER=false): nothing is sent to the SMSC,
 # and the run measures what the server alone accepts and the CPU it spends a send (the drain is skipped).
 #
@@ -317,7 +320,7 @@ parley_scenario() {
   log "parley: starting the server (CARRIER=smpp, SMPP_WINDOW=$WINDOW)"
   HOST=127.0.0.1 PORT=$http_port CARRIER=smpp SMPP_HOST=127.0.0.1 SMPP_PORT=$SMPP_PORT SMPP_SYSTEM_ID=parley \
     SMPP_PASSWORD=compare SMPP_WINDOW=$WINDOW PARLEY_READY_FD=stdout \
-    start parley-server node --max-semi-space-size=64 .next/parley/server.mjs
+    start parley-server node --max-semi-space-size=64 ${BENCH_NODE_FLAGS:-} .next/parley/server.mjs
   local server=$LAST_PID
   wait_for 180 "the Parley server" has_line parley-server '^PARLEY_READY '
   if [[ $with_worker == true ]]; then
