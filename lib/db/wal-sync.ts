@@ -1,4 +1,4 @@
-import { open, type FileHandle } from "node:fs/promises";
+import { close, fdatasync, openSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type BetterSqlite3 from "better-sqlite3";
 import { processSingleton } from "../process-singletons";
@@ -18,7 +18,7 @@ import { walSynced } from "./write-lock-watch";
 // this process's connection stays open while it writes.
 
 export class WalSync {
-  private file: Promise<FileHandle> | null = null;
+  private fd: number | null = null;
   private inFlight: Promise<void> | null = null;
   private next: Promise<void> | null = null;
 
@@ -40,10 +40,10 @@ export class WalSync {
   }
 
   async close(): Promise<void> {
-    const file = this.file;
-    this.file = null;
     await Promise.allSettled([this.inFlight, this.next]);
-    if (file) await file.then((handle) => handle.close()).catch(() => undefined);
+    const fd = this.fd;
+    this.fd = null;
+    if (fd !== null) await new Promise<void>((resolve) => close(fd, () => resolve()));
   }
 
   private start(): Promise<void> {
@@ -54,18 +54,23 @@ export class WalSync {
     return run;
   }
 
-  private async syncOnce(): Promise<void> {
+  private syncOnce(): Promise<void> {
     const started = performance.now();
-    this.file ??= open(this.walPath, "r");
-    let handle: FileHandle;
-    try {
-      handle = await this.file;
-    } catch (error) {
-      this.file = null;
-      throw error;
-    }
-    await handle.datasync();
-    walSynced((performance.now() - started) / 1000);
+    return new Promise<void>((resolve, reject) => {
+      // Opened at the first sync (the file exists once the first transaction has committed), and kept.
+      let fd: number;
+      try {
+        fd = this.fd ??= openSync(this.walPath, "r");
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      fdatasync(fd, (error) => {
+        if (error) return reject(error);
+        walSynced((performance.now() - started) / 1000);
+        resolve();
+      });
+    });
   }
 }
 
