@@ -262,10 +262,11 @@ export async function disconnectDb(): Promise<void> {
   writer.__parleySendWriter = undefined;
   closeListingReaders();
   closeHotPool();
-  await closeWalSyncs();
   const current = holder.__parleyDb;
   holder.__parleyDb = undefined;
   if (current) await current.client.$disconnect();
+  // After the connection: a write that was still running has asked for its sync by now.
+  await closeWalSyncs();
   const reader = readHolder.__parleyReadDb;
   readHolder.__parleyReadDb = undefined;
   if (reader) await reader.client.$disconnect();

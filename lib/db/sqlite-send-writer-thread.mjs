@@ -18,11 +18,15 @@ sqlite.pragma("journal_mode = WAL");
 // (NORMAL): the write lock is given back as soon as the batch's frames are in the WAL, and this thread then syncs the
 // WAL file before it answers (the other writers, the delivery worker above all, need not wait for this disk's sync).
 // The file stays while this connection is open: SQLite removes it only when the database's last connection closes.
+// A sync that fails is fatal (lib/db/wal-sync.ts says why): the batch is committed and cannot be answered as
+// not written, so the server stops without answering it.
 sqlite.pragma("synchronous = NORMAL");
+// The WAL sits beside the database's real path (symbolic links resolved), as SQLite reports it.
+const walPath = `${sqlite.pragma("database_list").find((row) => row.name === "main").file}-wal`;
 let wal = null;
 const syncWal = () => {
   const started = performance.now();
-  wal ??= openSync(`${workerData.file}-wal`, "r");
+  wal ??= openSync(walPath, "r");
   fdatasyncSync(wal);
   return performance.now() - started;
 };
@@ -108,7 +112,13 @@ parentPort.on("message", (message) => {
     // Busy at BEGIN IMMEDIATE: nothing was written; the lock holder commits within milliseconds.
     const bulk = whileBusy(() => writeAll.immediate(message));
     const heldMs = performance.now() - began;
-    const syncMs = syncWal();
+    let syncMs;
+    try {
+      syncMs = syncWal();
+    } catch (error) {
+      parentPort.postMessage({ id: message.id, fatal: true, path: walPath, message: error.message });
+      return;
+    }
     parentPort.postMessage({ id: message.id, ok: true, bulk, heldMs, syncMs });
   } catch (error) {
     parentPort.postMessage({ id: message.id, ok: false, code: error.code, message: error.message });

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { SameTextCount, SameTextRule, TableRows } from "./send-batch";
 import { sqliteBound } from "./insert-rows";
+import { walSyncFailed } from "./wal-sync";
 import { walSynced, writeLockHeld } from "./write-lock-watch";
 
 // SQLite's hot path: the send batches of the group commit, written by a thread of their own with prepared
@@ -29,9 +30,12 @@ export class SqliteSendWriter {
         bulk?: number[];
         heldMs?: number;
         syncMs?: number;
+        fatal?: boolean;
+        path?: string;
         code?: string;
         message?: string;
       }) => {
+        if (reply.fatal) return walSyncFailed(reply.path ?? "", new Error(reply.message ?? "sync failed"));
         if (reply.heldMs !== undefined) writeLockHeld("send_writer", reply.heldMs);
         if (reply.syncMs !== undefined) walSynced(reply.syncMs / 1000);
         const waiting = this.pending.get(reply.id);

@@ -250,7 +250,9 @@ function tryTransaction<T>(
   try {
     return runTransaction({ connection, prepared }, begin, make, later, last);
   } finally {
-    prepared("PRAGMA synchronous = FULL").run();
+    // Not inside a transaction (SQLite refuses it there): only a failed ROLLBACK leaves one open, and the error
+    // that caused it is the one to report; the next transaction of steps sets the level again.
+    if (!connection.inTransaction) prepared("PRAGMA synchronous = FULL").run();
   }
 }
 

@@ -245,11 +245,11 @@ export class SmppLink {
 }
 
 /**
- * The PDUs a session sends within one turn of the event loop leave in one write: a batch of submit_sm_resp frees
- * window slots for as many submit_sm, a batch of receipts is answered with as many deliver_sm_resp, each a system
- * call of its own otherwise. The socket is corked at the turn's first PDU and uncorked once the turn's callbacks
- * and promise continuations have run (process.nextTick runs after them); a part still leaves, and its departure is
- * taken, within the same turn.
+ * The PDUs a session sends together leave in one write rather than a system call each: the deliver_sm_resp for a
+ * batch of receipts read at once, and the submit_sm for the window slots a batch of submit_sm_resp freed. The socket
+ * is corked at the first PDU and uncorked by process.nextTick: what the socket's handler sends goes out once it
+ * returns, and what the promise continuations it resolved send (the submits) in a second write, when the tick
+ * queue is run again after them. A part still leaves, and its departure is taken, within the same turn.
  */
 function writeTogether(session: smpp.Session): void {
   const send = session.send.bind(session);
