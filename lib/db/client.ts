@@ -245,7 +245,8 @@ export function openCommittedSqlite(): BetterSqlite3.Database | null {
 }
 
 // SQLite: WAL lets readers proceed during a write, and synchronous=FULL makes every commit durable on disk
-// before the API answers (the promise: accepted messages are never lost). Group commit keeps this cheap.
+// before the API answers (the promise: accepted messages are never lost). Group commit keeps this cheap. The write
+// transactions of steps.ts commit at NORMAL and are answered after a sync of their own (lib/db/wal-sync.ts).
 export async function prepareConnection(): Promise<void> {
   if (dbProvider() !== "sqlite") return;
   const client = db();

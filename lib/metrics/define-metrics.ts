@@ -84,7 +84,7 @@ function create() {
     }),
     walSyncs: new Histogram({
       name: "parley_sqlite_wal_sync_seconds",
-      help: "SQLite: each disk sync of the WAL file for this process's write transactions, made off the event loop after their commits (one sync covers the commits before it)",
+      help: "SQLite: each disk sync of the WAL file for this process's writes (the send writer's batches, the grouped write transactions), made after their commits off the event loop and outside the write lock (one sync covers the commits before it)",
       buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
       ...inProcess,
     }),
