@@ -233,26 +233,26 @@ async function sqliteTransaction<T>(
  * while one of Prisma's interactive transactions is open on it, or while another connection holds the write lock.
  */
 function tryTransaction<T>(
-  { connection, prepared }: SqliteHandle,
+  handle: SqliteHandle,
   begin: "BEGIN" | "BEGIN IMMEDIATE",
   make: () => Steps<T>,
   later: (() => void)[],
   last: boolean,
   syncedLater: boolean,
 ): T | typeof BUSY {
+  const { connection, prepared } = handle;
   if (connection.inTransaction) {
     if (last) throw new Error("a transaction stayed open on the SQLite connection");
     return BUSY;
   }
   // Set for this transaction alone: Prisma's writes on the connection keep synchronous=FULL.
-  if (!syncedLater) return runTransaction({ connection, prepared }, begin, make, later, last);
-  prepared("PRAGMA synchronous = NORMAL").run();
+  if (syncedLater) prepared("PRAGMA synchronous = NORMAL").run();
   try {
-    return runTransaction({ connection, prepared }, begin, make, later, last);
+    return runTransaction(handle, begin, make, later, last);
   } finally {
     // Not inside a transaction (SQLite refuses it there): only a failed ROLLBACK leaves one open, and the error
     // that caused it is the one to report; the next transaction of steps sets the level again.
-    if (!connection.inTransaction) prepared("PRAGMA synchronous = FULL").run();
+    if (syncedLater && !connection.inTransaction) prepared("PRAGMA synchronous = FULL").run();
   }
 }
 

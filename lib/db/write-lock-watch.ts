@@ -12,7 +12,7 @@ export type WriteLockHolder = "transactions" | "send_writer" | "body_indexer";
 type Watcher = (holder: WriteLockHolder, seconds: number) => void;
 type SyncWatcher = (seconds: number) => void;
 
-const watch = processSingleton("writeLockWatch", (): { watcher: Watcher | null; syncWatcher?: SyncWatcher | null } => ({
+const watch = processSingleton("writeLockWatch", (): { watcher: Watcher | null; syncWatcher: SyncWatcher | null } => ({
   watcher: null,
   syncWatcher: null,
 }));
