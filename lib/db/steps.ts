@@ -37,11 +37,14 @@ export function* execute(sql: string, values: unknown[] = []): Steps<number> {
 }
 
 /**
- * Work for once the transaction has committed (a wake-up for readers of what it wrote). Run by runSteps at once:
- * inside a caller's transaction it cannot know when that commits.
+ * Work for once the transaction has committed (a wake-up for readers of what it wrote). Its value says whether it
+ * will run only once the transaction has committed, and not at all if it rolls back: true under writeTransaction;
+ * false under runSteps, which runs it at once or hands it to its caller's `later` (inside a caller's transaction it
+ * cannot know when, or whether, that commits). A body that hands what it wrote to others in this process (before
+ * another process could see it) does so only when true.
  */
-export function* afterCommit(run: () => void): Steps<void> {
-  yield { kind: "afterCommit", run };
+export function* afterCommit(run: () => void): Steps<boolean> {
+  return (yield { kind: "afterCommit", run }) === true;
 }
 
 export interface RawClient {
@@ -49,11 +52,16 @@ export interface RawClient {
   $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
 }
 
-/** Runs `steps` through a Prisma client or transaction; after-commit work goes to `later` (by default, at once). */
+/**
+ * Runs `steps` through a Prisma client or transaction; after-commit work goes to `later` (by default, at once).
+ * `exact`: `later` runs its work once the transaction has committed and never after a rollback (writeTransaction's
+ * own transaction); the after-commit steps are told so.
+ */
 export async function runSteps<T>(
   client: RawClient,
   steps: Steps<T>,
   later: (run: () => void) => void = (run) => run(),
+  exact = false,
 ): Promise<T> {
   let next = steps.next();
   while (!next.done) {
@@ -61,7 +69,10 @@ export async function runSteps<T>(
     let result: unknown;
     if (step.kind === "query") result = await client.$queryRawUnsafe(step.sql, ...step.values);
     else if (step.kind === "execute") result = await client.$executeRawUnsafe(step.sql, ...step.values);
-    else later(step.run);
+    else {
+      later(step.run);
+      result = exact;
+    }
     next = steps.next(result);
   }
   return next.value;
@@ -73,7 +84,12 @@ export async function runSteps<T>(
  * through Prisma as a statement of its own, with its own snapshot. `make` must not write.
  */
 export async function readTransaction<T>(make: () => Steps<T>): Promise<T> {
-  if (dbProvider() === "sqlite") return sqliteTransaction("BEGIN", make, []);
+  if (dbProvider() === "sqlite") {
+    const later: (() => void)[] = [];
+    const result = await sqliteTransaction("BEGIN", make, later);
+    for (const run of later) run();
+    return result;
+  }
   return runSteps(db() as unknown as RawClient, make());
 }
 
@@ -86,7 +102,7 @@ export async function writeTransaction<T>(make: () => Steps<T>): Promise<T> {
   if (dbProvider() === "sqlite") return groupedWrite(make);
   const later: (() => void)[] = [];
   const result = await db().$transaction((tx) =>
-    runSteps(tx as unknown as RawClient, make(), (run) => later.push(run)),
+    runSteps(tx as unknown as RawClient, make(), (run) => later.push(run), true),
   );
   for (const run of later) run();
   return result;
@@ -188,7 +204,7 @@ function* collectLater<T>(steps: Steps<T>, later: (() => void)[]): Generator<Sta
     const step = next.value;
     if (step.kind === "afterCommit") {
       later.push(step.run);
-      next = steps.next(undefined);
+      next = steps.next(true);
       continue;
     }
     let result: unknown;

@@ -9,7 +9,13 @@ import {
   type LimitWarningPayload,
   type WebhookEventKind,
 } from "./build-payloads";
-import { hasWebhookSteps, insertWebhookEventsSteps, messagesWithWebhookSteps } from "./webhook-queries";
+import {
+  hasWebhookSteps,
+  insertWebhookEventsSteps,
+  messagesWithPendingEventsSteps,
+  messagesWithWebhookSteps,
+  type ClaimedEvent,
+} from "./webhook-queries";
 
 // The outbox: events are written by the transaction that makes the change they report, so a committed change
 // always has its event and a rolled-back one never does; the dispatcher delivers them afterwards. An account with
@@ -35,39 +41,117 @@ interface NewEvent {
 // The outbox's columns are the queries' own; still exported from here, where the seeded settled messages find them.
 export { WEBHOOK_EVENT_COLUMNS } from "./webhook-queries";
 
+/**
+ * Writes the events, pending. Under writeTransaction, with a dispatcher of this process that has room, the first
+ * event of each message that has no other event pending is written leased to that dispatcher already, and handed to
+ * it once the transaction has committed: it is posted without the dispatcher's claim (a read and an UPDATE of the
+ * row). Any other event waits for a claim, as the events of one message go in order. A dispatcher that stops before
+ * posting one gives its lease back; a process that dies leaves it to expire, as a claimed event's.
+ */
 function* insertEvents(events: NewEvent[]): Steps<void> {
   if (events.length === 0) return;
   const now = new Date();
+  const handed: ClaimedEvent[] = [];
+  let taker: EventTaker | null = null;
+  let until = now;
+  const exact = yield* afterCommit(() => {
+    if (taker && handed.length > 0) taker.take(handed, until.getTime());
+    if (handed.length < events.length) notifyEventsWritten();
+  });
+  taker = exact ? takerWithRoom() : null;
+  const leased = taker ? yield* leasable(events, taker.room()) : new Set<NewEvent>();
+  if (taker) until = new Date(taker.leaseUntil(now.getTime()));
   yield* insertWebhookEventsSteps(
-    events.map((e) => [
-      e.id,
-      e.accountId,
-      e.messageId,
-      e.kind,
-      e.segmentNumber,
-      e.sequence,
-      e.payload,
-      "pending",
-      0,
-      now,
-      now,
-      null,
-      e.at,
-    ]),
+    events.map((e) => {
+      const lease = leased.has(e);
+      if (lease) {
+        handed.push({
+          id: e.id,
+          accountId: e.accountId,
+          messageId: e.messageId,
+          kind: e.kind,
+          segmentNumber: e.segmentNumber,
+          payload: e.payload,
+          attempts: 0,
+          retryFrom: now,
+        });
+      }
+      // A leased event's next attempt is its lease's end, as a claim writes it (webhook-queries.ts).
+      return [
+        e.id,
+        e.accountId,
+        e.messageId,
+        e.kind,
+        e.segmentNumber,
+        e.sequence,
+        e.payload,
+        "pending",
+        0,
+        lease ? until : now,
+        now,
+        null,
+        e.at,
+        lease ? taker!.owner : null,
+        lease ? until : null,
+      ];
+    }),
   );
-  yield* afterCommit(notifyEventsWritten);
+}
+
+/**
+ * Of `events`, at most `room` that may go at once: each the first of its message among them (in the order a claim
+ * serves them: time, sequence, id), of a message with no event pending already.
+ */
+function* leasable(events: NewEvent[], room: number): Steps<Set<NewEvent>> {
+  const first = new Map<string, NewEvent>();
+  for (const e of events) {
+    const seen = first.get(e.messageId);
+    if (!seen || earlier(e, seen)) first.set(e.messageId, e);
+  }
+  const candidates = [...first.values()].slice(0, room);
+  if (candidates.length === 0) return new Set();
+  const pending = yield* messagesWithPendingEventsSteps(candidates.map((e) => e.messageId));
+  return new Set(candidates.filter((e) => !pending.has(e.messageId)));
+}
+
+function earlier(a: NewEvent, b: NewEvent): boolean {
+  const at = a.at.getTime() - b.at.getTime();
+  if (at !== 0) return at < 0;
+  if (a.sequence !== b.sequence) return a.sequence < b.sequence;
+  return a.id < b.id;
+}
+
+/** A dispatcher of this process that takes events as they are written, leased to it. */
+export interface EventTaker {
+  /** The lease owner it claims as. */
+  readonly owner: string;
+  /** How many more events it would take now. */
+  room(): number;
+  /** The end of a lease taken at `now` (ms since the epoch). */
+  leaseUntil(now: number): number;
+  /** Events leased to it until `leaseUntil`, by a transaction that has committed. */
+  take(events: ClaimedEvent[], leaseUntil: number): void;
 }
 
 // Dispatchers in this process are told when it wrote events, so the first attempt need not wait for a poll. (Where
 // the events were written inside a caller's own transaction, that may not have committed yet: a dispatcher that
-// finds nothing looks again at its next poll.)
+// finds nothing looks again at its next poll.) Those that take events (`taker`) may get them leased already.
 const listeners = new Set<() => void>();
-export function onEventsWritten(listener: () => void): () => void {
+const takers = new Set<EventTaker>();
+export function onEventsWritten(listener: () => void, taker?: EventTaker): () => void {
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  if (taker) takers.add(taker);
+  return () => {
+    listeners.delete(listener);
+    if (taker) takers.delete(taker);
+  };
 }
 function notifyEventsWritten(): void {
   for (const listener of listeners) setImmediate(listener);
+}
+function takerWithRoom(): EventTaker | null {
+  for (const taker of takers) if (taker.room() > 0) return taker;
+  return null;
 }
 
 /** The inbound-message event of a message just stored by `receiveMessage` (same transaction), from its row. */

@@ -45,9 +45,31 @@ export const WEBHOOK_ATTEMPT_COLUMNS: [string, ColumnKind][] = [
 
 // --- the outbox -------------------------------------------------------------------------------------------------
 
-/** Event rows in WEBHOOK_EVENT_COLUMNS order. */
+/** The outbox's own writes: an event's columns, then its lease (owner and end; null when it is not leased). */
+const OUTBOX_EVENT_COLUMNS: [string, ColumnKind][] = [
+  ...WEBHOOK_EVENT_COLUMNS,
+  ["leaseOwner", "text"],
+  ["leaseUntil", "date"],
+];
+
+/** Event rows in WEBHOOK_EVENT_COLUMNS order, each followed by its lease's owner and end (or null, null). */
 export function* insertWebhookEventsSteps(rows: unknown[][]): Steps<void> {
-  yield* insertRowsSteps("WebhookEvent", WEBHOOK_EVENT_COLUMNS, rows);
+  yield* insertRowsSteps("WebhookEvent", OUTBOX_EVENT_COLUMNS, rows);
+}
+
+/** Of the given messages, those with an event still pending (leased or not). */
+export function* messagesWithPendingEventsSteps(messageIds: string[]): Steps<Set<string>> {
+  const pending = new Set<string>();
+  for (const chunk of chunks(messageIds)) {
+    const values: unknown[] = [];
+    const list = placeholderList(values, chunk);
+    const rows = yield* query<{ messageId: string }>(
+      `SELECT DISTINCT "messageId" FROM "WebhookEvent" WHERE "messageId" IN (${list}) AND "status" = 'pending'`,
+      values,
+    );
+    for (const row of rows) pending.add(row.messageId);
+  }
+  return pending;
 }
 
 /** A message as a delivery-status payload needs it, as the database gives it (SQLite: numbers may be BigInts). */
@@ -162,6 +184,24 @@ export async function leaseDueEvents(input: {
     attempts: Number(r.attempts),
     retryFrom: new Date(r.retryFrom),
   }));
+}
+
+/**
+ * Gives back the leases `owner` holds on the given events that are still pending: due again at `now`, for any
+ * dispatcher (those a stopping dispatcher had taken but not begun).
+ */
+export function* releaseEventLeasesSteps(ids: string[], owner: string, now: Date): Steps<number> {
+  let released = 0;
+  for (const chunk of chunks(ids)) {
+    const values: unknown[] = [];
+    const bind = binder(values);
+    released += yield* execute(
+      `UPDATE "WebhookEvent" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ${bind("date", now)}
+       WHERE "status" = 'pending' AND "leaseOwner" = ${bind("text", owner)} AND "id" IN (${placeholderList(values, chunk)})`,
+      values,
+    );
+  }
+  return released;
 }
 
 // --- the dispatcher's outcomes ----------------------------------------------------------------------------------

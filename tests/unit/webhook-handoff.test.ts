@@ -1,0 +1,224 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { db, disconnectDb } from "../../lib/db/client";
+import { uuidv7 } from "../../lib/db/ids";
+import { insertRows } from "../../lib/db/insert-rows";
+import { migrate } from "../../lib/db/migrate";
+import { MESSAGE_COLUMNS, messageValues } from "../../lib/db/send-rows";
+import { runSteps, writeTransaction, type RawClient } from "../../lib/db/steps";
+import { recordTransitions } from "../../lib/messaging/record-transitions";
+import { WebhookDispatcher } from "../../lib/webhooks/webhook-dispatcher";
+import { onEventsWritten, type EventTaker } from "../../lib/webhooks/enqueue-events";
+import type { ClaimedEvent } from "../../lib/webhooks/webhook-queries";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
+import { waitUntil } from "../helpers/wait-for";
+
+// A delivery outcome's webhook event, written by the worker, is handed to the dispatcher of the same process leased
+// already, once its transaction has committed: posted without a claim. Events of one message still go in order, a
+// rolled-back write hands nothing over, and a dispatcher that stops gives back the leases of those it had not posted.
+describe("webhook events handed to this process's dispatcher as they are written", () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-handoff-"));
+  const account = "acct-handoff";
+  let receiver: WebhookReceiver;
+
+  /** A dispatcher stand-in that takes what it is given and keeps it. */
+  class Keeper implements EventTaker {
+    readonly owner = `keeper-${randomBytes(3).toString("hex")}`;
+    readonly taken: ClaimedEvent[] = [];
+    constructor(private space: number) {}
+    room(): number {
+      return Math.max(0, this.space - this.taken.length);
+    }
+    leaseUntil(now: number): number {
+      return now + 60_000;
+    }
+    take(events: ClaimedEvent[]): void {
+      this.taken.push(...events);
+    }
+  }
+
+  async function message(segments = 1): Promise<string> {
+    const id = uuidv7();
+    const now = new Date();
+    await insertRows(db(), "Message", MESSAGE_COLUMNS, [
+      messageValues({
+        id,
+        accountId: account,
+        direction: "outbound",
+        messageType: "sms",
+        fromNumber: "14155550100",
+        toNumber: "14155550199",
+        body: "Your order has shipped",
+        numSegments: segments,
+        encoding: "GSM-7",
+        status: "sent",
+        createdAt: now,
+      }),
+    ]);
+    return id;
+  }
+
+  /** The outcome rows of the segments, as a receipt writes them: each a delivery-status event. */
+  function outcomes(messageId: string, segments: number[], at = Date.now()) {
+    return segments.map((segmentNumber) => ({
+      messageId,
+      accountId: account,
+      status: "delivered",
+      statusDetails: "stat:DELIVRD err:000",
+      segmentNumber,
+      referenceId: null,
+      createdAt: new Date(at + segmentNumber),
+    }));
+  }
+
+  async function events(messageId: string) {
+    const rows = await db().$queryRawUnsafe<
+      { segmentNumber: bigint | number; status: string; leaseOwner: string | null; nextAttemptAt: string }[]
+    >(
+      `SELECT "segmentNumber", "status", "leaseOwner", "nextAttemptAt" FROM "WebhookEvent" WHERE "messageId" = ?
+       ORDER BY "segmentNumber"`,
+      messageId,
+    );
+    return rows.map((r) => ({ ...r, segmentNumber: Number(r.segmentNumber) }));
+  }
+
+  beforeAll(async () => {
+    process.env.DATABASE_URL = `file:${join(dir, "parley.db")}`;
+    process.env.PARLEY_DATA_DIR = dir;
+    await migrate(process.env.DATABASE_URL);
+    receiver = await startWebhookReceiver();
+    await db().account.create({ data: { id: account, name: "Handoff" } });
+    await db().webhookEndpoint.create({ data: { accountId: account, url: receiver.url } });
+    await db().webhookSecret.create({
+      data: {
+        id: uuidv7(),
+        accountId: account,
+        secret: `whsec_${randomBytes(24).toString("base64")}`,
+        createdAt: new Date(),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+    await disconnectDb();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  let keeper: Keeper;
+  let unsubscribe: () => void = () => {};
+  beforeEach(() => {
+    unsubscribe();
+    keeper = new Keeper(10);
+    unsubscribe = onEventsWritten(() => {}, keeper);
+  });
+
+  it("hands over the first event of each message, leased, and leaves the next of the same message to a claim", async () => {
+    const a = await message(2);
+    const b = await message();
+    await writeTransaction(() =>
+      recordTransitions({ sdrs: [...outcomes(a, [1, 2]), ...outcomes(b, [1])], at: new Date() }),
+    );
+
+    expect(keeper.taken.map((e) => [e.messageId, e.segmentNumber])).toEqual([
+      [a, 1],
+      [b, 1],
+    ]);
+    const [a1, a2] = await events(a);
+    expect(a1).toMatchObject({ status: "pending", leaseOwner: keeper.owner });
+    // Not due while leased: its next attempt is the lease's end, a minute from now.
+    expect(new Date(a1!.nextAttemptAt).getTime()).toBeGreaterThan(Date.now() + 50_000);
+    expect(a2).toMatchObject({ status: "pending", leaseOwner: null });
+    expect((await events(b))[0]).toMatchObject({ leaseOwner: keeper.owner });
+
+    // A later event of a message whose earlier one is still pending waits for it: not handed over.
+    const taken = keeper.taken.length;
+    await writeTransaction(() => recordTransitions({ sdrs: outcomes(b, [2]), at: new Date() }));
+    expect(keeper.taken).toHaveLength(taken);
+    expect((await events(b))[1]).toMatchObject({ status: "pending", leaseOwner: null });
+  });
+
+  it("hands over no more than the dispatcher has room for", async () => {
+    keeper = new Keeper(1);
+    unsubscribe();
+    unsubscribe = onEventsWritten(() => {}, keeper);
+    const ids = [await message(), await message(), await message()];
+    await writeTransaction(() => recordTransitions({ sdrs: ids.flatMap((id) => outcomes(id, [1])), at: new Date() }));
+    expect(keeper.taken).toHaveLength(1);
+    const leased = (await Promise.all(ids.map(events))).flat().filter((e) => e.leaseOwner !== null);
+    expect(leased).toHaveLength(1);
+  });
+
+  it("hands over nothing from a write that rolled back, nor from a caller's own transaction", async () => {
+    const kept = await message();
+    const failed = await message();
+    const refused = writeTransaction(function* () {
+      yield* recordTransitions({ sdrs: outcomes(failed, [1]), at: new Date() });
+      throw new Error("the body fails after writing");
+    });
+    // In the same group as another body that commits.
+    const committed = writeTransaction(() => recordTransitions({ sdrs: outcomes(kept, [1]), at: new Date() }));
+    await expect(refused).rejects.toThrow("the body fails after writing");
+    await committed;
+    expect(keeper.taken.map((e) => e.messageId)).toEqual([kept]);
+    expect(await events(failed)).toEqual([]);
+
+    // Inside a caller's Prisma transaction the commit is the caller's: the event waits for a claim.
+    const own = await message();
+    await db().$transaction((tx) =>
+      runSteps(tx as unknown as RawClient, recordTransitions({ sdrs: outcomes(own, [1]), at: new Date() })),
+    );
+    expect(keeper.taken.map((e) => e.messageId)).toEqual([kept]);
+    expect((await events(own))[0]).toMatchObject({ status: "pending", leaseOwner: null });
+  });
+
+  it("posts what it is handed without a claim, in order per message; stopping gives back the leases not yet posted", async () => {
+    unsubscribe();
+    unsubscribe = () => {};
+    // Nothing due in the outbox, and no poll during the test: only what is handed over is posted. One slot, and a
+    // slow receiver.
+    await db().webhookEvent.deleteMany({});
+    const dispatcher = new WebhookDispatcher({ pollMs: 3_600_000, concurrency: 1, allowPrivate: true });
+    receiver.respond = () => ({ status: 200, delayMs: 300 });
+    const before = receiver.requests.length;
+    const ids = [await message(), await message(), await message()];
+    dispatcher.start();
+    try {
+      await writeTransaction(() => recordTransitions({ sdrs: ids.flatMap((id) => outcomes(id, [1])), at: new Date() }));
+      await receiver.waitFor((r) => r.json.messageId === ids[0]);
+    } finally {
+      await dispatcher.stop();
+    }
+    // The first was posted and recorded delivered; the two waiting for the slot are due again, for any dispatcher.
+    expect(receiver.requests.slice(before).map((r) => r.json.messageId)).toEqual([ids[0]]);
+    expect((await events(ids[0]!))[0]).toMatchObject({ status: "delivered" });
+    for (const id of ids.slice(1)) {
+      const [event] = await events(id);
+      expect(event).toMatchObject({ status: "pending", leaseOwner: null });
+      expect(new Date(event!.nextAttemptAt).getTime()).toBeLessThanOrEqual(Date.now());
+    }
+
+    // Another dispatcher claims them from the outbox.
+    receiver.respond = () => ({ status: 200 });
+    const next = new WebhookDispatcher({ pollMs: 50, concurrency: 4, allowPrivate: true });
+    next.start();
+    try {
+      await waitUntil(
+        "the events given back delivered by another dispatcher",
+        async () => (await Promise.all(ids.map(events))).flat().every((e) => e.status === "delivered"),
+        10_000,
+      );
+    } finally {
+      await next.stop();
+    }
+    expect(
+      receiver.requests
+        .slice(before)
+        .map((r) => r.json.messageId)
+        .sort(),
+    ).toEqual([...ids].sort());
+  });
+});
