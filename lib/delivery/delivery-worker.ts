@@ -196,7 +196,10 @@ export class DeliveryWorker {
     const horizon = roundHorizon(now, this.pollMs, this.preparationMs);
     const ready = readyNumbers(now, horizon, this.leases.held.values(), this.busy);
     if (ready.length === 0) return;
-    const queues = await this.loadQueues(ready.map((n) => n.number));
+    const queues = await this.loadQueues(
+      ready.map((n) => n.number),
+      now,
+    );
     const accounts = await this.loadAccounts([...new Set(ready.map((n) => n.accountId))]);
     const zones = await loadZones(queues);
     const plan = planRound({ now, horizon, ready, queues, accounts, zones });
@@ -226,8 +229,8 @@ export class DeliveryWorker {
     this.inFlight.add(flight);
   }
 
-  private loadQueues(numbers: string[]): ReturnType<typeof loadQueues> {
-    return loadQueues(numbers);
+  private loadQueues(numbers: string[], now: number): ReturnType<typeof loadQueues> {
+    return loadQueues(numbers, now);
   }
 
   private loadAccounts(ids: string[]): ReturnType<typeof loadAccounts> {

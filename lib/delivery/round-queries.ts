@@ -133,9 +133,9 @@ interface QueuedRow {
   validUntil: Date | string | null;
 }
 
-/** The first few messages of each number's queue, in the order pacing serves them. */
-export async function loadQueues(numbers: string[]): Promise<Map<string, QueuedMessage[]>> {
-  const rows = await readTransaction(() => queueSteps(numbers));
+/** The first few messages of each number's queue, in the order pacing serves them, as a round at `now` needs them. */
+export async function loadQueues(numbers: string[], now: number): Promise<Map<string, QueuedMessage[]>> {
+  const rows = await readTransaction(() => queueSteps(numbers, now));
   const queues = new Map<string, QueuedMessage[]>();
   for (const m of rows) {
     const list = queues.get(m.fromNumber) ?? [];
@@ -171,11 +171,45 @@ const QUEUE_COLUMNS = `m."id", m."accountId", m."fromNumber", m."toNumber", m."b
   m."referenceId", m."validUntil"`;
 
 /**
- * The first four messages of each number's queue (sending first, then ad hoc before bulk, oldest first), leaving out MMS
- * whose media are still being fetched and fitted (lib/media/prepare-outbound.ts): they join the queue once ready.
+ * The messages of each number's queue that a round at `now` chooses from. Each number's head is read first; where it
+ * is a waiting ad hoc message that may leave now (no message being sent before it), planRound takes it whatever
+ * follows, so only the other numbers' first four are read. A round of numbers with queues of ad hoc messages reads a
+ * row a number instead of four (each message was read about three and a half times while it waited).
  */
-function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
-  if (dbProvider() !== "postgresql") return yield* sqliteQueueSteps(numbers);
+function* queueSteps(numbers: string[], now: number): Steps<QueuedRow[]> {
+  const heads = yield* queueRowsSteps(numbers, 1);
+  const rowsOf = new Map<string, QueuedRow[]>();
+  for (const row of heads) rowsOf.set(row.fromNumber, [...(rowsOf.get(row.fromNumber) ?? []), row]);
+  const unsettled = new Set<string>();
+  for (const [number, rows] of rowsOf) if (rows.length > 1 || !leavesFirst(rows[0]!, now)) unsettled.add(number);
+  if (unsettled.size === 0) return heads;
+  const rest = yield* queueRowsSteps([...unsettled], QUEUE_LOOKAHEAD);
+  return [...heads.filter((row) => !unsettled.has(row.fromNumber)), ...rest];
+}
+
+/**
+ * A number's only row at the head of its queue that planRound chooses whatever follows it: waiting (no message being
+ * sent comes before it), ad hoc (the bulk lane's messages come after it, and may wait for their window), due (not
+ * waiting for a retry) and within its validity. Those behind it are waiting and ad hoc or bulk, and come after it.
+ */
+function leavesFirst(row: QueuedRow, now: number): boolean {
+  const due = storedTime(row.nextAttemptAt);
+  const validUntil = storedTime(row.validUntil);
+  return (
+    row.status === "queued" &&
+    !Number(row.bulk) &&
+    (due === null || due <= now) &&
+    (validUntil === null || Number(row.partsSubmitted) > 0 || validUntil > now)
+  );
+}
+
+/**
+ * The first `lookahead` messages of each number's queue (sending first, then ad hoc before bulk, oldest first), leaving
+ * out MMS whose media are still being fetched and fitted (lib/media/prepare-outbound.ts): they join the queue once
+ * ready. On SQLite, with a lookahead of 1, every message being sent and the first waiting one.
+ */
+function* queueRowsSteps(numbers: string[], lookahead: number): Steps<QueuedRow[]> {
+  if (dbProvider() !== "postgresql") return yield* sqliteQueueSteps(numbers, lookahead);
   const rows: QueuedRow[] = [];
   for (const chunk of chunks(numbers)) {
     const values: unknown[] = [];
@@ -192,7 +226,7 @@ function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
            WHERE "direction" = 'outbound' AND "status" IN (${QUEUED_SQL}) AND "fromNumber" IN (${list})
              AND "mediaState" = ''
          ) ranked JOIN "Message" m ON m."id" = ranked."id"
-         WHERE ranked."rank" <= ${QUEUE_LOOKAHEAD}
+         WHERE ranked."rank" <= ${lookahead}
          ORDER BY m."fromNumber", ranked."rank"`,
         values,
       )),
@@ -202,11 +236,12 @@ function* queueSteps(numbers: string[]): Steps<QueuedRow[]> {
 }
 
 /**
- * SQLite: each number's messages being sent, and its first four queued ones in the queue index's order (ad hoc before
- * bulk, oldest first), so that a round reads a few index entries a number rather than ranking its whole backlog (half
- * the time with sixteen messages waiting a number); the four first of both, in the queue's order, are kept.
+ * SQLite: each number's messages being sent, and its first `lookahead` queued ones in the queue index's order (ad hoc
+ * before bulk, oldest first), so that a round reads a few index entries a number rather than ranking its whole backlog
+ * (half the time with sixteen messages waiting a number); the first `lookahead` of both, in the queue's order, are
+ * kept, all of them with a lookahead of 1 (whether messages are being sent decides whether more are read).
  */
-function* sqliteQueueSteps(numbers: string[]): Steps<QueuedRow[]> {
+function* sqliteQueueSteps(numbers: string[], lookahead: number): Steps<QueuedRow[]> {
   // `"status" IN (…)` beside `"status" = …` spells the queue index's own condition, which SQLite needs to see to use
   // a partial index.
   const waiting = (status: string, rest: string) =>
@@ -218,11 +253,12 @@ function* sqliteQueueSteps(numbers: string[]): Steps<QueuedRow[]> {
      FROM json_each(?) n JOIN "Message" m ON m.rowid IN (
        ${waiting("sending", "")}
        UNION ALL
-       SELECT "r" FROM (${waiting("queued", ` ORDER BY "bulk", "createdAt", "id" LIMIT ${QUEUE_LOOKAHEAD}`)})
+       SELECT "r" FROM (${waiting("queued", ` ORDER BY "bulk", "createdAt", "id" LIMIT ${lookahead}`)})
      )
      ORDER BY m."fromNumber", CASE WHEN m."status" = 'sending' THEN 0 ELSE 1 END, m."bulk", m."createdAt", m."id"`,
     [JSON.stringify(numbers)],
   );
+  if (lookahead === 1) return rows;
   const kept: QueuedRow[] = [];
   let number: string | null = null;
   let taken = 0;
@@ -231,7 +267,7 @@ function* sqliteQueueSteps(numbers: string[]): Steps<QueuedRow[]> {
       number = row.fromNumber;
       taken = 0;
     }
-    if (taken++ < QUEUE_LOOKAHEAD) kept.push(row);
+    if (taken++ < lookahead) kept.push(row);
   }
   return kept;
 }
