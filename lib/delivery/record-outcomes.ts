@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { Logger } from "pino";
 import { writeTransaction, type Steps } from "../db/steps";
-import { uuidv4 } from "../db/ids";
+import { uuidv7 } from "../db/ids";
 import { insertRowsSteps, MESSAGE_PART_COLUMNS, type SdrRow } from "../db/insert-rows";
 import { recordTransitions, sdrRow as sdr, TransitionGroups } from "../messaging/record-transitions";
 import type { SubmitResult } from "../carriers/carrier";
@@ -90,7 +90,8 @@ export class OutcomeRecorder {
       const { message, part } = allocation;
       const seg = part.segmentNumber;
       if (result.ok) {
-        parts.push([uuidv4(), message.messageId, seg, result.carrierMessageId, "wait_dlr", new Date(at), null]);
+        // Time-ordered ids: the parts' primary key grows at its end instead of a random page a part.
+        parts.push([uuidv7(at), message.messageId, seg, result.carrierMessageId, "wait_dlr", new Date(at), null]);
         sdrs.push(
           sdr(message.messageId, message.accountId, "message_sent", at, {
             segmentNumber: seg,
