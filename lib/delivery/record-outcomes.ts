@@ -91,7 +91,7 @@ export class OutcomeRecorder {
       const seg = part.segmentNumber;
       if (result.ok) {
         // Time-ordered ids: the parts' primary key grows at its end instead of a random page a part.
-        parts.push([uuidv7(at), message.messageId, seg, result.carrierMessageId, "wait_dlr", new Date(at), null]);
+        parts.push([uuidv7(), message.messageId, seg, result.carrierMessageId, "wait_dlr", new Date(at), null]);
         sdrs.push(
           sdr(message.messageId, message.accountId, "message_sent", at, {
             segmentNumber: seg,

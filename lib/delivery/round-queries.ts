@@ -171,12 +171,14 @@ const QUEUE_COLUMNS = `m."id", m."accountId", m."fromNumber", m."toNumber", m."b
   m."referenceId", m."validUntil"`;
 
 /**
- * The messages of each number's queue that a round at `now` chooses from. Each number's head is read first; where it
+ * The messages of each number's queue that a round at `now` chooses from. On SQLite each number's head is read first; where it
  * is a waiting ad hoc message that may leave now (no message being sent before it), planRound takes it whatever
  * follows, so only the other numbers' first four are read. A round of numbers with queues of ad hoc messages reads a
  * row a number instead of four (each message was read about three and a half times while it waited).
  */
 function* queueSteps(numbers: string[], now: number): Steps<QueuedRow[]> {
+  // PostgreSQL ranks each number's whole backlog whatever the lookahead: one read of the first four.
+  if (dbProvider() === "postgresql") return yield* queueRowsSteps(numbers, QUEUE_LOOKAHEAD);
   const heads = yield* queueRowsSteps(numbers, 1);
   const rowsOf = new Map<string, QueuedRow[]>();
   for (const row of heads) rowsOf.set(row.fromNumber, [...(rowsOf.get(row.fromNumber) ?? []), row]);

@@ -1,4 +1,4 @@
-import { db } from "../db/client";
+import { db, dbProvider } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { FINAL_STATUSES } from "../messaging/message-status";
 import { afterCommit, runSteps, type Steps } from "../db/steps";
@@ -42,7 +42,7 @@ interface NewEvent {
 export { WEBHOOK_EVENT_COLUMNS } from "./webhook-queries";
 
 /**
- * Writes the events, pending. Under writeTransaction, with a dispatcher of this process that has room, the first
+ * Writes the events, pending. Under writeTransaction on SQLite, with a dispatcher of this process that has room, the first
  * event of each message that has no other event pending is written leased to that dispatcher already, and handed to
  * it once the transaction has committed: it is posted without the dispatcher's claim (a read and an UPDATE of the
  * row). Any other event waits for a claim, as the events of one message go in order. A dispatcher that stops before
@@ -58,7 +58,10 @@ function* insertEvents(events: NewEvent[]): Steps<void> {
     if (taker && handed.length > 0) taker.take(handed, until.getTime());
     if (handed.length < events.length) notifyEventsWritten();
   });
-  taker = exact ? takerWithRoom() : null;
+  // SQLite only: its write transactions are serialised, so no other writer can store a pending event of the same
+  // message between this check and this commit. PostgreSQL's concurrent transactions could, and two events of one
+  // message would then be posted at once: there every event waits for a claim.
+  taker = exact && dbProvider() === "sqlite" ? takerWithRoom() : null;
   const leased = taker ? yield* leasable(events, taker.room()) : new Set<NewEvent>();
   if (taker) until = new Date(taker.leaseUntil(now.getTime()));
   yield* insertWebhookEventsSteps(

@@ -24,8 +24,9 @@ export interface DispatcherOptions {
 
 const WAKE_MS = 5;
 /**
- * Events waiting for a slot and posting: at most this many times the concurrency (a busy dispatcher posts that many in
- * tens of milliseconds). Beyond it, events wait in the outbox for a claim.
+ * Events handed over waiting for a slot, with those posting: at most this many times the concurrency (a busy
+ * dispatcher posts that many in tens of milliseconds), and fewer when attempts are slow (room()). Beyond it, events
+ * wait in the outbox for a claim.
  */
 const HANDED_DEPTH = 8;
 
@@ -46,8 +47,16 @@ export class WebhookDispatcher implements EventTaker {
   private readonly leaseMs: number;
   private readonly allowPrivate: boolean;
   private readonly inFlight = new Set<Promise<void>>();
-  /** Events leased to this dispatcher (handed over, or claimed) waiting for a slot, oldest first, with their lease's end. */
+  /** Claimed events that found no slot free when the claim returned (handed ones took it meanwhile). */
+  private readonly claimed: ClaimedEvent[] = [];
+  /** Events handed over leased, oldest first, with their lease's end. */
   private readonly handed: { event: ClaimedEvent; leaseUntil: number }[] = [];
+  /** The outbox had due events at the last look: a quarter of the slots are kept for its claims. */
+  private outboxDue = false;
+  /** How long attempts take, averaged: how many handed events can wait before their lease runs short. */
+  private attemptMs = 0;
+  /** Leases being given back. */
+  private readonly releasing = new Set<Promise<void>>();
   private readonly unrecorded = new Set<Promise<void>>();
   private readonly targets = new WebhookTargets();
   private readonly recorder: WebhookOutcomeRecorder;
@@ -91,7 +100,8 @@ export class WebhookDispatcher implements EventTaker {
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     await this.ticking;
-    await this.giveBackHanded();
+    this.release([...this.claimed.splice(0), ...this.handed.splice(0).map((h) => h.event)].map((e) => e.id));
+    await Promise.allSettled([...this.releasing]);
     await Promise.allSettled([...this.inFlight]);
     await Promise.allSettled([...this.unrecorded]);
     this.log.info({ dispatcherId: this.id }, "webhook dispatcher stopped");
@@ -102,9 +112,19 @@ export class WebhookDispatcher implements EventTaker {
   }
 
   room(): number {
-    // Events claimed from the outbox go before those handed over (tick), so taking new ones starves no older one.
     if (this.stopped) return 0;
-    return Math.max(0, HANDED_DEPTH * this.concurrency - this.inFlight.size - this.handed.length);
+    // As many as can be posted before their lease runs short, at the pace attempts have been taking.
+    const wait = this.leaseMs - this.leaseNeededMs();
+    const depth = Math.min(
+      HANDED_DEPTH * this.concurrency,
+      Math.floor((this.concurrency * wait) / Math.max(this.attemptMs, 1)),
+    );
+    return Math.max(0, depth - this.inFlight.size - this.handed.length);
+  }
+
+  /** What is left of a lease for an attempt to begin: room for one at the URL and one at the failover URL. */
+  private leaseNeededMs(): number {
+    return Math.min(2 * this.timeoutMs + 1000, this.leaseMs - 1000);
   }
 
   leaseUntil(now: number): number {
@@ -112,32 +132,41 @@ export class WebhookDispatcher implements EventTaker {
   }
 
   take(events: ClaimedEvent[], leaseUntil: number): void {
+    if (this.stopped) return this.release(events.map((e) => e.id));
     for (const event of events) this.handed.push({ event, leaseUntil });
-    if (this.stopped) void this.giveBackHanded();
-    else this.postHanded();
+    this.postWaiting();
   }
 
   /**
-   * Posts the events waiting while slots are free. One whose lease has less than an attempt's timeout left is left
-   * to expire and be claimed again: another dispatcher could claim it while it is being posted.
+   * Posts the events waiting while slots are free: claimed ones first, then those handed over, which leave a quarter
+   * of the slots to the outbox's claims while it has due events (retries, an event that waited for an earlier one of
+   * its message), so that those never wait behind the new events this process keeps writing. A handed event whose
+   * lease has run short is given back rather than posted: another dispatcher could claim it while it is being posted.
    */
-  private postHanded(): void {
-    while (!this.stopped && this.inFlight.size < this.concurrency && this.handed.length > 0) {
-      const { event, leaseUntil } = this.handed.shift()!;
-      if (Date.now() > leaseUntil - this.timeoutMs) continue;
-      this.launch(event);
+  private postWaiting(): void {
+    while (!this.stopped && this.inFlight.size < this.concurrency && this.claimed.length > 0) {
+      this.launch(this.claimed.shift()!);
     }
+    const slots = this.outboxDue ? this.concurrency - Math.max(1, Math.floor(this.concurrency / 4)) : this.concurrency;
+    const short: string[] = [];
+    while (!this.stopped && this.inFlight.size < slots && this.handed.length > 0) {
+      const { event, leaseUntil } = this.handed.shift()!;
+      if (leaseUntil - Date.now() < this.leaseNeededMs()) short.push(event.id);
+      else this.launch(event);
+    }
+    this.release(short);
   }
 
-  /** The leases of handed events not yet posted, given back (stopping): due again for any dispatcher. */
-  private async giveBackHanded(): Promise<void> {
-    const ids = this.handed.splice(0).map((h) => h.event.id);
+  /** Gives back leases of events not posted: due again at once, for any dispatcher. */
+  private release(ids: string[]): void {
     if (ids.length === 0) return;
-    try {
-      await writeTransaction(() => releaseEventLeasesSteps(ids, this.id, new Date()));
-    } catch (error) {
-      this.log.warn({ err: error, events: ids.length }, "webhook leases not given back; they will expire");
-    }
+    const released: Promise<void> = writeTransaction(() => releaseEventLeasesSteps(ids, this.id, new Date()))
+      .then(() => undefined)
+      .catch((error) =>
+        this.log.warn({ err: error, events: ids.length }, "webhook leases not given back; they will expire"),
+      )
+      .finally(() => this.releasing.delete(released));
+    this.releasing.add(released);
   }
 
   /** Looks for due events now (this process wrote some, or an attempt finished). */
@@ -169,27 +198,32 @@ export class WebhookDispatcher implements EventTaker {
   private async tick(): Promise<void> {
     // Finished events past retention are deleted by the worker's retention pass (lib/retention/), not here: a
     // round of deliveries never waits for it.
-    this.postHanded();
-    // Events handed over do not take the claim's slots: the outbox's (retries, an event that waited for an earlier
-    // one of its message) would wait behind them as long as this process writes new ones.
+    this.postWaiting();
     const free = this.concurrency - this.inFlight.size;
-    if (free <= 0) return;
-    const now = Date.now();
-    const events = await this.claim(free, now);
-    // First in the queue of events waiting for a slot: some may have been handed over during the claim.
-    this.handed.unshift(...events.map((event) => ({ event, leaseUntil: now + this.leaseMs })));
-    this.postHanded();
+    if (free <= 0) {
+      // Every slot taken, by events handed over perhaps: whether the outbox has due events, which then get a share.
+      if (!this.outboxDue) this.outboxDue = await anyDueEvent(new Date());
+      return;
+    }
+    const events = await this.claim(free, Date.now());
+    // Posted at once where slots are still free (handed events may have taken some during the claim), else first.
+    this.claimed.push(...events);
     // A full claim means more may be due: look again soon rather than after a poll.
     this.backlog = events.length === free;
     if (this.backlog) this.again = true;
+    this.outboxDue = this.backlog;
+    this.postWaiting();
   }
 
   private launch(event: ClaimedEvent): void {
+    const started = performance.now();
     const attempt: Promise<void> = this.deliver(event)
       .catch((error) => this.log.error({ err: error, eventId: event.id }, "webhook attempt could not be recorded"))
       .finally(() => {
+        const took = performance.now() - started;
+        this.attemptMs = this.attemptMs === 0 ? took : 0.8 * this.attemptMs + 0.2 * took;
         this.inFlight.delete(attempt);
-        this.postHanded();
+        this.postWaiting();
         this.wake();
       });
     this.inFlight.add(attempt);
@@ -198,7 +232,8 @@ export class WebhookDispatcher implements EventTaker {
   /** Due events, oldest first, none behind a pending earlier event of its message, leased to this dispatcher. */
   private async claim(limit: number, now: number): Promise<ClaimedEvent[]> {
     // A read first, unless the last claim was full: most polls find nothing.
-    if (!this.backlog && !(await anyDueEvent(new Date(now)))) return [];
+    this.outboxDue = this.backlog || (await anyDueEvent(new Date(now)));
+    if (!this.outboxDue) return [];
     return leaseDueEvents({ owner: this.id, limit, now: new Date(now), until: new Date(now + this.leaseMs) });
   }
 

@@ -221,4 +221,34 @@ describe("webhook events handed to this process's dispatcher as they are written
         .sort(),
     ).toEqual([...ids].sort());
   });
+
+  it("gives an event waiting in the outbox a slot while events handed over fill them", async () => {
+    unsubscribe();
+    unsubscribe = () => {};
+    await db().webhookEvent.deleteMany({});
+    // Four slots and a receiver that takes 100 ms: thirty events handed over at once queue for them.
+    const dispatcher = new WebhookDispatcher({ pollMs: 3_600_000, concurrency: 4, allowPrivate: true });
+    receiver.respond = () => ({ status: 200, delayMs: 100 });
+    const before = receiver.requests.length;
+    const handed: string[] = [];
+    for (let i = 0; i < 30; i++) handed.push(await message());
+    const waiting = await message();
+    dispatcher.start();
+    try {
+      await writeTransaction(() =>
+        recordTransitions({ sdrs: handed.flatMap((id) => outcomes(id, [1])), at: new Date() }),
+      );
+      // Written inside a caller's own transaction: it waits in the outbox for a claim.
+      await db().$transaction((tx) =>
+        runSteps(tx as unknown as RawClient, recordTransitions({ sdrs: outcomes(waiting, [1]), at: new Date() })),
+      );
+      await waitUntil("every event posted", () => receiver.requests.length - before >= 31, 20_000, 20);
+    } finally {
+      await dispatcher.stop();
+    }
+    const posted = receiver.requests.slice(before).map((r) => r.json.messageId);
+    // It did not wait for all thirty to be posted first: a slot was kept for the outbox's claim.
+    expect(posted.indexOf(waiting)).toBeGreaterThan(-1);
+    expect(posted.indexOf(waiting)).toBeLessThan(20);
+  });
 });
