@@ -1,5 +1,7 @@
 import { db, dbProvider } from "../db/client";
 import { readListing } from "../db/listing-reader";
+import { sqliteIndexedBy } from "../db/insert-rows";
+import { QUEUED_SQL } from "../delivery/delivery-queries";
 
 // The statements behind the deployment-wide gauges. On SQLite they run on a listing reader thread
 // (lib/db/listing-reader.ts), since better-sqlite3 blocks the thread it runs on: a scrape does not hold up the
@@ -24,20 +26,21 @@ function read<R>(sql: string): Promise<R[]> {
 }
 
 /**
- * The waiting messages counted by number from the index on status and number alone (only outbound messages are
- * ever queued or sending), the `limit` numbers with the most kept, the totals over all numbers beside them, and only
- * for those numbers the oldest waiting message (the index on number, direction, status).
+ * The waiting messages counted by number from the queue's partial index (Message_queue_idx: its condition spelled as
+ * it is written there, which the planners need to see to use it), the `limit` numbers with the most kept, the totals
+ * over all numbers beside them, and only for those numbers the oldest waiting message (the same index).
  */
 export function readQueues(limit: number): Promise<QueueRow[]> {
+  const waiting = (t = "") => `${t}"direction" = 'outbound' AND ${t}"status" IN (${QUEUED_SQL})`;
   return read<QueueRow>(
     `WITH "top" AS (
        SELECT "fromNumber", COUNT(*) AS "depth", COUNT(*) OVER () AS "numbers",
          CAST(SUM(COUNT(*)) OVER () AS BIGINT) AS "messages"
-       FROM "Message" WHERE "status" IN ('queued', 'sending')
+       FROM "Message"${sqliteIndexedBy("Message_queue_idx")} WHERE ${waiting()}
        GROUP BY "fromNumber" ORDER BY COUNT(*) DESC, "fromNumber" LIMIT ${limit})
      SELECT "top"."fromNumber" AS "from", "depth", "numbers", "messages",
-       (SELECT MIN(m."createdAt") FROM "Message" m WHERE m."fromNumber" = "top"."fromNumber"
-         AND m."direction" = 'outbound' AND m."status" IN ('queued', 'sending')) AS "oldest"
+       (SELECT MIN(m."createdAt") FROM "Message" m${sqliteIndexedBy("Message_queue_idx")}
+         WHERE m."fromNumber" = "top"."fromNumber" AND ${waiting("m.")}) AS "oldest"
      FROM "top" ORDER BY "depth" DESC, "from"`,
   );
 }
