@@ -8,10 +8,10 @@ const secondsSince = (at: Date | string | null | undefined, now: number) =>
 
 /**
  * Sets the deployment-wide gauges from the database, once per scrape, in three reads whose cost stays bounded:
- * - the queues: the waiting messages counted by number from the index on status and number alone (only outbound
- *   messages are ever queued or sending), the METRICS_QUEUE_NUMBERS numbers with the most kept, the totals over all
- *   numbers beside them, and only for those numbers the oldest waiting message (the index on number, direction,
- *   status). About 40 ms with 100,000 messages waiting on 1,000 numbers, on either database.
+ * - the queues: the waiting messages counted by number from the queue's partial index (it holds the outbound messages
+ *   queued or being sent, and only those), the METRICS_QUEUE_NUMBERS numbers with the most kept, the totals over all
+ *   numbers beside them, and only for those numbers the oldest waiting message (the same index). 14–40 ms with
+ *   100,000 messages waiting on 1,000 numbers.
  * - the webhook backlog: its count and its earliest due attempt, from the index on status and next attempt alone;
  * - the workers' carrier links: at most 50 heartbeat rows; the accounts' carrier connections, one row each.
  * On SQLite the first two run on a listing reader thread (lib/metrics/metrics-queries.ts): a scrape does not hold up
