@@ -23,6 +23,12 @@ export interface DispatcherOptions {
 }
 
 const WAKE_MS = 5;
+
+/** An event leased to this dispatcher, waiting for a slot, with its lease's end (ms since the epoch). */
+interface Leased {
+  event: ClaimedEvent;
+  leaseUntil: number;
+}
 /**
  * Events handed over waiting for a slot, with those posting: at most this many times the concurrency (a busy
  * dispatcher posts that many in tens of milliseconds), and fewer when attempts are slow (room()). Beyond it, events
@@ -47,10 +53,10 @@ export class WebhookDispatcher implements EventTaker {
   private readonly leaseMs: number;
   private readonly allowPrivate: boolean;
   private readonly inFlight = new Set<Promise<void>>();
-  /** Claimed events that found no slot free when the claim returned (handed ones took it meanwhile). */
-  private readonly claimed: ClaimedEvent[] = [];
+  /** Claimed events that found no slot free when the claim returned (handed ones took it meanwhile), with their lease's end. */
+  private claimed: Leased[] = [];
   /** Events handed over leased, oldest first, with their lease's end. */
-  private readonly handed: { event: ClaimedEvent; leaseUntil: number }[] = [];
+  private handed: Leased[] = [];
   /** The outbox had due events at the last look: a quarter of the slots are kept for its claims. */
   private outboxDue = false;
   /** How long attempts take, averaged: how many handed events can wait before their lease runs short. */
@@ -100,7 +106,7 @@ export class WebhookDispatcher implements EventTaker {
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     await this.ticking;
-    this.release([...this.claimed.splice(0), ...this.handed.splice(0).map((h) => h.event)].map((e) => e.id));
+    this.release([...this.claimed.splice(0), ...this.handed.splice(0)]);
     await Promise.allSettled([...this.releasing]);
     await Promise.allSettled([...this.inFlight]);
     await Promise.allSettled([...this.unrecorded]);
@@ -119,7 +125,7 @@ export class WebhookDispatcher implements EventTaker {
       HANDED_DEPTH * this.concurrency,
       Math.floor((this.concurrency * wait) / Math.max(this.attemptMs, 1)),
     );
-    return Math.max(0, depth - this.inFlight.size - this.handed.length);
+    return Math.max(0, depth - this.inFlight.size - this.claimed.length - this.handed.length);
   }
 
   /** What is left of a lease for an attempt to begin: room for one at the URL and one at the failover URL. */
@@ -132,8 +138,9 @@ export class WebhookDispatcher implements EventTaker {
   }
 
   take(events: ClaimedEvent[], leaseUntil: number): void {
-    if (this.stopped) return this.release(events.map((e) => e.id));
-    for (const event of events) this.handed.push({ event, leaseUntil });
+    const leased = events.map((event) => ({ event, leaseUntil }));
+    if (this.stopped) return this.release(leased);
+    this.handed.push(...leased);
     this.postWaiting();
   }
 
@@ -144,22 +151,29 @@ export class WebhookDispatcher implements EventTaker {
    * lease has run short is given back rather than posted: another dispatcher could claim it while it is being posted.
    */
   private postWaiting(): void {
-    while (!this.stopped && this.inFlight.size < this.concurrency && this.claimed.length > 0) {
-      this.launch(this.claimed.shift()!);
-    }
-    const slots = this.outboxDue ? this.concurrency - Math.max(1, Math.floor(this.concurrency / 4)) : this.concurrency;
-    const short: string[] = [];
-    while (!this.stopped && this.inFlight.size < slots && this.handed.length > 0) {
-      const { event, leaseUntil } = this.handed.shift()!;
-      if (leaseUntil - Date.now() < this.leaseNeededMs()) short.push(event.id);
-      else this.launch(event);
-    }
+    if (this.stopped) return;
+    // Every waiting event's lease looked at, whether or not a slot is free: one that has run short is given back
+    // (one that has run out is another's to take, or this dispatcher's again under a new lease: left alone).
+    const now = Date.now();
+    const short: Leased[] = [];
+    const keep = (waiting: Leased[]) =>
+      waiting.filter((w) => {
+        if (w.leaseUntil - now >= this.leaseNeededMs()) return true;
+        if (w.leaseUntil > now) short.push(w);
+        return false;
+      });
+    this.claimed = keep(this.claimed);
+    this.handed = keep(this.handed);
     this.release(short);
+    while (this.inFlight.size < this.concurrency && this.claimed.length > 0) this.launch(this.claimed.shift()!.event);
+    const slots = this.outboxDue ? this.concurrency - Math.max(1, Math.floor(this.concurrency / 4)) : this.concurrency;
+    while (this.inFlight.size < slots && this.handed.length > 0) this.launch(this.handed.shift()!.event);
   }
 
   /** Gives back leases of events not posted: due again at once, for any dispatcher. */
-  private release(ids: string[]): void {
-    if (ids.length === 0) return;
+  private release(leases: Leased[]): void {
+    if (leases.length === 0) return;
+    const ids = leases.map(({ event, leaseUntil }) => ({ id: event.id, leaseUntil }));
     const released: Promise<void> = writeTransaction(() => releaseEventLeasesSteps(ids, this.id, new Date()))
       .then(() => undefined)
       .catch((error) =>
@@ -205,9 +219,10 @@ export class WebhookDispatcher implements EventTaker {
       if (!this.outboxDue) this.outboxDue = await anyDueEvent(new Date());
       return;
     }
-    const events = await this.claim(free, Date.now());
+    const now = Date.now();
+    const events = await this.claim(free, now);
     // Posted at once where slots are still free (handed events may have taken some during the claim), else first.
-    this.claimed.push(...events);
+    this.claimed.push(...events.map((event) => ({ event, leaseUntil: now + this.leaseMs })));
     // A full claim means more may be due: look again soon rather than after a poll.
     this.backlog = events.length === free;
     if (this.backlog) this.again = true;

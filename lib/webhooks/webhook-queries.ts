@@ -187,19 +187,29 @@ export async function leaseDueEvents(input: {
 }
 
 /**
- * Gives back the leases `owner` holds on the given events that are still pending: due again at `now`, for any
- * dispatcher (those a stopping dispatcher had taken but not begun).
+ * Gives back leases `owner` took on events still pending: each event due again at `now`, for any dispatcher (those a
+ * dispatcher had taken but not begun). A lease is named by its end as well: one that ran out and was taken again,
+ * even by the same owner, is another lease, and is left alone.
  */
-export function* releaseEventLeasesSteps(ids: string[], owner: string, now: Date): Steps<number> {
+export function* releaseEventLeasesSteps(
+  leases: { id: string; leaseUntil: number }[],
+  owner: string,
+  now: Date,
+): Steps<number> {
+  const byEnd = new Map<number, string[]>();
+  for (const { id, leaseUntil } of leases) byEnd.set(leaseUntil, [...(byEnd.get(leaseUntil) ?? []), id]);
   let released = 0;
-  for (const chunk of chunks(ids)) {
-    const values: unknown[] = [];
-    const bind = binder(values);
-    released += yield* execute(
-      `UPDATE "WebhookEvent" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ${bind("date", now)}
-       WHERE "status" = 'pending' AND "leaseOwner" = ${bind("text", owner)} AND "id" IN (${placeholderList(values, chunk)})`,
-      values,
-    );
+  for (const [end, ids] of byEnd) {
+    for (const chunk of chunks(ids)) {
+      const values: unknown[] = [];
+      const bind = binder(values);
+      released += yield* execute(
+        `UPDATE "WebhookEvent" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "nextAttemptAt" = ${bind("date", now)}
+         WHERE "status" = 'pending' AND "leaseOwner" = ${bind("text", owner)}
+           AND "leaseUntil" = ${bind("date", new Date(end))} AND "id" IN (${placeholderList(values, chunk)})`,
+        values,
+      );
+    }
   }
   return released;
 }

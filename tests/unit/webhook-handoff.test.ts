@@ -12,7 +12,7 @@ import { runSteps, writeTransaction, type RawClient } from "../../lib/db/steps";
 import { recordTransitions } from "../../lib/messaging/record-transitions";
 import { WebhookDispatcher } from "../../lib/webhooks/webhook-dispatcher";
 import { onEventsWritten, type EventTaker } from "../../lib/webhooks/enqueue-events";
-import type { ClaimedEvent } from "../../lib/webhooks/webhook-queries";
+import { releaseEventLeasesSteps, type ClaimedEvent } from "../../lib/webhooks/webhook-queries";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { waitUntil } from "../helpers/wait-for";
 
@@ -250,5 +250,25 @@ describe("webhook events handed to this process's dispatcher as they are written
     // It did not wait for all thirty to be posted first: a slot was kept for the outbox's claim.
     expect(posted.indexOf(waiting)).toBeGreaterThan(-1);
     expect(posted.indexOf(waiting)).toBeLessThan(20);
+  });
+
+  it("gives back a lease only as it was taken: one that ran out and was taken again is left alone", async () => {
+    const id = await message();
+    await writeTransaction(() => recordTransitions({ sdrs: outcomes(id, [1]), at: new Date() }));
+    const [event] = keeper.taken.filter((e) => e.messageId === id);
+    const [row] = await db().$queryRawUnsafe<{ leaseUntil: string }[]>(
+      `SELECT "leaseUntil" FROM "WebhookEvent" WHERE "id" = ?`,
+      event!.id,
+    );
+    const first = new Date(row!.leaseUntil).getTime();
+    // The lease ran out and the same owner took the event again, until later.
+    const again = first + 90_000;
+    await db().webhookEvent.update({ where: { id: event!.id }, data: { leaseUntil: new Date(again) } });
+    const released = (leaseUntil: number) =>
+      writeTransaction(() => releaseEventLeasesSteps([{ id: event!.id, leaseUntil }], keeper.owner, new Date()));
+    expect(await released(first)).toBe(0);
+    expect((await events(id))[0]).toMatchObject({ leaseOwner: keeper.owner });
+    expect(await released(again)).toBe(1);
+    expect((await events(id))[0]).toMatchObject({ status: "pending", leaseOwner: null });
   });
 });
