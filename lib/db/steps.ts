@@ -37,11 +37,11 @@ export function* execute(sql: string, values: unknown[] = []): Steps<number> {
 }
 
 /**
- * Work for once the transaction has committed (a wake-up for readers of what it wrote). Its value says whether it
- * will run only once the transaction has committed, and not at all if it rolls back: true under writeTransaction
- * (and SQLite's readTransaction, once the read ends); false under runSteps, which runs it at once or hands it to its caller's `later` (inside a caller's transaction it
- * cannot know when, or whether, that commits). A body that hands what it wrote to others in this process (before
- * another process could see it) does so only when true.
+ * Work for once the transaction has committed (a wake-up for readers of what it wrote). Its value says whether it will
+ * run only once the transaction has committed, and not at all if it rolls back: true under writeTransaction (and
+ * SQLite's readTransaction, once the read ends); false under runSteps, which runs it at once or hands it to its
+ * caller's `later` (inside a caller's transaction it cannot know when, or whether, that commits). A body that hands
+ * what it wrote to others in this process (before another process could see it) does so only when true.
  */
 export function* afterCommit(run: () => void): Steps<boolean> {
   return (yield { kind: "afterCommit", run }) === true;

@@ -171,17 +171,21 @@ const QUEUE_COLUMNS = `m."id", m."accountId", m."fromNumber", m."toNumber", m."b
   m."referenceId", m."validUntil"`;
 
 /**
- * The messages of each number's queue that a round at `now` chooses from. On SQLite each number's head is read first; where it
- * is a waiting ad hoc message that may leave now (no message being sent before it), planRound takes it whatever
- * follows, so only the other numbers' first four are read. A round of numbers with queues of ad hoc messages reads a
- * row a number instead of four (each message was read about three and a half times while it waited).
+ * The messages of each number's queue that a round at `now` chooses from. On SQLite each number's head is read first;
+ * where it is a waiting ad hoc message that may leave now (no message being sent before it), planRound takes it
+ * whatever follows, so only the other numbers' first four are read. A round of numbers with queues of ad hoc messages
+ * reads a row a number instead of four (each message was read about three and a half times while it waited).
  */
 function* queueSteps(numbers: string[], now: number): Steps<QueuedRow[]> {
   // PostgreSQL ranks each number's whole backlog whatever the lookahead: one read of the first four.
   if (dbProvider() === "postgresql") return yield* queueRowsSteps(numbers, QUEUE_LOOKAHEAD);
   const heads = yield* queueRowsSteps(numbers, 1);
   const rowsOf = new Map<string, QueuedRow[]>();
-  for (const row of heads) rowsOf.set(row.fromNumber, [...(rowsOf.get(row.fromNumber) ?? []), row]);
+  for (const row of heads) {
+    const rows = rowsOf.get(row.fromNumber);
+    if (rows) rows.push(row);
+    else rowsOf.set(row.fromNumber, [row]);
+  }
   const unsettled = new Set<string>();
   for (const [number, rows] of rowsOf) if (rows.length > 1 || !leavesFirst(rows[0]!, now)) unsettled.add(number);
   if (unsettled.size === 0) return heads;
@@ -206,9 +210,9 @@ function leavesFirst(row: QueuedRow, now: number): boolean {
 }
 
 /**
- * The first `lookahead` messages of each number's queue (sending first, then ad hoc before bulk, oldest first), leaving
- * out MMS whose media are still being fetched and fitted (lib/media/prepare-outbound.ts): they join the queue once
- * ready. On SQLite, with a lookahead of 1, every message being sent and the first waiting one.
+ * The first `lookahead` messages of each number's queue (sending first, then ad hoc before bulk, oldest first),
+ * leaving out MMS whose media are still being fetched and fitted (lib/media/prepare-outbound.ts): they join the queue
+ * once ready. On SQLite, with a lookahead of 1, every message being sent and the first waiting one.
  */
 function* queueRowsSteps(numbers: string[], lookahead: number): Steps<QueuedRow[]> {
   if (dbProvider() !== "postgresql") return yield* sqliteQueueSteps(numbers, lookahead);

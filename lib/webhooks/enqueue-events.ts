@@ -42,9 +42,9 @@ interface NewEvent {
 export { WEBHOOK_EVENT_COLUMNS } from "./webhook-queries";
 
 /**
- * Writes the events, pending. Under writeTransaction on SQLite, with a dispatcher of this process that has room, the first
- * event of each message that has no other event pending is written leased to that dispatcher already, and handed to
- * it once the transaction has committed: it is posted without the dispatcher's claim (a read and an UPDATE of the
+ * Writes the events, pending. Under writeTransaction on SQLite, with a dispatcher of this process that has room, the
+ * first event of each message that has no other event pending is written leased to that dispatcher already, and handed
+ * to it once the transaction has committed: it is posted without the dispatcher's claim (a read and an UPDATE of the
  * row). Any other event waits for a claim, as the events of one message go in order. A dispatcher that stops before
  * posting one gives its lease back; a process that dies leaves it to expire, as a claimed event's.
  */

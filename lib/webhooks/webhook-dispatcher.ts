@@ -53,7 +53,7 @@ export class WebhookDispatcher implements EventTaker {
   private readonly leaseMs: number;
   private readonly allowPrivate: boolean;
   private readonly inFlight = new Set<Promise<void>>();
-  /** Claimed events that found no slot free when the claim returned (handed ones took it meanwhile), with their lease's end. */
+  /** Claimed events that found no slot free when the claim returned (handed ones took it meanwhile). */
   private claimed: Leased[] = [];
   /** Events handed over leased, oldest first, with their lease's end. */
   private handed: Leased[] = [];
@@ -222,7 +222,7 @@ export class WebhookDispatcher implements EventTaker {
     const now = Date.now();
     const events = await this.claim(free, now);
     // Posted at once where slots are still free (handed events may have taken some during the claim), else first.
-    this.claimed.push(...events.map((event) => ({ event, leaseUntil: now + this.leaseMs })));
+    this.claimed.push(...events.map((event) => ({ event, leaseUntil: this.leaseUntil(now) })));
     // A full claim means more may be due: look again soon rather than after a poll.
     this.backlog = events.length === free;
     if (this.backlog) this.again = true;
@@ -249,7 +249,7 @@ export class WebhookDispatcher implements EventTaker {
     // A read first, unless the last claim was full: most polls find nothing.
     this.outboxDue = this.backlog || (await anyDueEvent(new Date(now)));
     if (!this.outboxDue) return [];
-    return leaseDueEvents({ owner: this.id, limit, now: new Date(now), until: new Date(now + this.leaseMs) });
+    return leaseDueEvents({ owner: this.id, limit, now: new Date(now), until: new Date(this.leaseUntil(now)) });
   }
 
   private async deliver(event: ClaimedEvent): Promise<void> {

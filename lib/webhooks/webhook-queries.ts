@@ -197,7 +197,11 @@ export function* releaseEventLeasesSteps(
   now: Date,
 ): Steps<number> {
   const byEnd = new Map<number, string[]>();
-  for (const { id, leaseUntil } of leases) byEnd.set(leaseUntil, [...(byEnd.get(leaseUntil) ?? []), id]);
+  for (const { id, leaseUntil } of leases) {
+    const ids = byEnd.get(leaseUntil);
+    if (ids) ids.push(id);
+    else byEnd.set(leaseUntil, [id]);
+  }
   let released = 0;
   for (const [end, ids] of byEnd) {
     for (const chunk of chunks(ids)) {

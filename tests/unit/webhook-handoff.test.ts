@@ -110,11 +110,28 @@ describe("webhook events handed to this process's dispatcher as they are written
 
   let keeper: Keeper;
   let unsubscribe: () => void = () => {};
-  beforeEach(() => {
+  /** The stand-in takes what is written from now on, with room for `space` events. */
+  function useKeeper(space: number): void {
     unsubscribe();
-    keeper = new Keeper(10);
+    keeper = new Keeper(space);
     unsubscribe = onEventsWritten(() => {}, keeper);
-  });
+  }
+  beforeEach(() => useKeeper(10));
+
+  /**
+   * A real dispatcher in place of the stand-in, with nothing due in the outbox and no poll during the test (it posts
+   * what is handed over, and claims only when woken), and a receiver that answers after `delayMs`.
+   */
+  async function quietDispatcher(concurrency: number, delayMs: number) {
+    unsubscribe();
+    unsubscribe = () => {};
+    await db().webhookEvent.deleteMany({});
+    receiver.respond = () => ({ status: 200, delayMs });
+    return {
+      dispatcher: new WebhookDispatcher({ pollMs: 3_600_000, concurrency, allowPrivate: true }),
+      before: receiver.requests.length,
+    };
+  }
 
   it("hands over the first event of each message, leased, and leaves the next of the same message to a claim", async () => {
     const a = await message(2);
@@ -142,9 +159,7 @@ describe("webhook events handed to this process's dispatcher as they are written
   });
 
   it("hands over no more than the dispatcher has room for", async () => {
-    keeper = new Keeper(1);
-    unsubscribe();
-    unsubscribe = onEventsWritten(() => {}, keeper);
+    useKeeper(1);
     const ids = [await message(), await message(), await message()];
     await writeTransaction(() => recordTransitions({ sdrs: ids.flatMap((id) => outcomes(id, [1])), at: new Date() }));
     expect(keeper.taken).toHaveLength(1);
@@ -176,14 +191,8 @@ describe("webhook events handed to this process's dispatcher as they are written
   });
 
   it("posts what it is handed without a claim, in order per message; stopping gives back the leases not yet posted", async () => {
-    unsubscribe();
-    unsubscribe = () => {};
-    // Nothing due in the outbox, and no poll during the test: only what is handed over is posted. One slot, and a
-    // slow receiver.
-    await db().webhookEvent.deleteMany({});
-    const dispatcher = new WebhookDispatcher({ pollMs: 3_600_000, concurrency: 1, allowPrivate: true });
-    receiver.respond = () => ({ status: 200, delayMs: 300 });
-    const before = receiver.requests.length;
+    // One slot, and a slow receiver.
+    const { dispatcher, before } = await quietDispatcher(1, 300);
     const ids = [await message(), await message(), await message()];
     dispatcher.start();
     try {
@@ -223,13 +232,8 @@ describe("webhook events handed to this process's dispatcher as they are written
   });
 
   it("gives an event waiting in the outbox a slot while events handed over fill them", async () => {
-    unsubscribe();
-    unsubscribe = () => {};
-    await db().webhookEvent.deleteMany({});
     // Four slots and a receiver that takes 100 ms: thirty events handed over at once queue for them.
-    const dispatcher = new WebhookDispatcher({ pollMs: 3_600_000, concurrency: 4, allowPrivate: true });
-    receiver.respond = () => ({ status: 200, delayMs: 100 });
-    const before = receiver.requests.length;
+    const { dispatcher, before } = await quietDispatcher(4, 100);
     const handed: string[] = [];
     for (let i = 0; i < 30; i++) handed.push(await message());
     const waiting = await message();
