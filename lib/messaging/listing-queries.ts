@@ -119,8 +119,10 @@ export async function bodyPlan(query: ListQuery): Promise<Plan> {
   const needle = foldCase(query.body);
   if (dbProvider() === "postgresql") {
     // pg_trgm's index on lower(body) serves LIKE; the planner picks it or the ordered scan by the needle's rarity.
+    // The pattern is lowered by PostgreSQL as the bodies are: where its lower() differs from the needle's folding
+    // (İ, which the folding keeps and a C.UTF-8 database lowers to i), both sides still agree.
     const pattern = `%${needle.replace(/[\\%_]/g, "\\$&")}%`;
-    const body = (s: Statement) => s.where(`lower(m."body") LIKE ${s.value(pattern)}`);
+    const body = (s: Statement) => s.where(`lower(m."body") LIKE lower(${s.value(pattern)})`);
     // A needle the planner expects in many of the account's messages: counting to the bound would read as many
     // rows as the page never needs, so the (cached) full count is taken instead, as on SQLite's scan.
     const probe = new Statement(true);
@@ -149,7 +151,7 @@ export async function bodyPlan(query: ListQuery): Promise<Plan> {
     // folding the subquery into the page's ordered index scan, which its guess of the matches' number (often off
     // by tenfold for a LIKE pattern) would otherwise make it choose, reading the account's rows until a page fills.
     const from = (s: Statement) =>
-      `(SELECT * FROM "Message" WHERE "accountId" = ${s.value(query.accountId)} AND lower("body") LIKE ${s.value(pattern)} OFFSET 0) m`;
+      `(SELECT * FROM "Message" WHERE "accountId" = ${s.value(query.accountId)} AND lower("body") LIKE lower(${s.value(pattern)}) OFFSET 0) m`;
     return { from, body: () => {}, scan: false };
   }
   // The exact test: SQLite's lower() folds ASCII letters only, which is exact for a needle of ASCII characters
