@@ -27,8 +27,15 @@ const fold = (text) =>
     const lower = char.toLowerCase();
     return Array.from(lower).length === 1 ? lower : char;
   }).join("");
+// The whole string's toLowerCase() is that folding, natively, except where a character's lower case is longer (İ, the
+// only one: the lowered text is then longer) or a capital sigma ends a word (ς, not σ): most bodies take the native
+// way, a quarter of the call's cost.
+const folded = (text) => {
+  const lower = text.toLowerCase();
+  return lower.length === text.length && !text.includes("Σ") ? lower : fold(text);
+};
 sqlite.function("parley_contains", { deterministic: true, directOnly: true }, (text, needle) =>
-  typeof text === "string" && fold(text).includes(needle) ? 1 : 0,
+  typeof text === "string" && folded(text).includes(needle) ? 1 : 0,
 );
 
 const statements = new Map();

@@ -305,6 +305,21 @@ describe("GET /v3/messages: filters", () => {
     expect(ids(await list(account, { body: "été 2026 😀 50%" }))).toEqual([accented.messageId]);
   });
 
+  it("body: a capital that lowers to two characters, and a word-final capital sigma, fold one character at a time", async () => {
+    // Lowered whole, "ΟΔΟΣ" ends in ς and "İ" becomes "i̇": folded character by character they are "οδοσ" and "İ".
+    const own = await createTestAccount(server);
+    const greek = await sendOne(own, { to: "14155550111", body: "ΟΔΟΣ ΑΘΗΝΑΣ 12" });
+    const turkish = await sendOne(own, { to: "14155550112", body: "İSTANBUL TRIP" });
+    for (const needle of ["οδοσ", "ΟΔΟΣ", "οδοσ αθηνασ"]) {
+      const res = await list(own, { body: needle });
+      expect(ids(res), needle).toEqual([greek.messageId]);
+      expect(res.json.data.total, needle).toBe(1);
+    }
+    for (const needle of ["İstanbul", "İSTANBUL TRIP"])
+      expect(ids(await list(own, { body: needle })), needle).toEqual([turkish.messageId]);
+    expect(results(await list(own, { body: "οδος" }))).toEqual([]);
+  });
+
   it("body: '%' matches itself, not any text", async () => {
     const res = await listRaw(account, "body=100%25");
     expect(ids(res)).toEqual([percent.messageId]);
