@@ -6,6 +6,7 @@ import { databaseProvider, env } from "../env";
 import { postgresPool } from "./postgres-pool";
 import { sqliteFilePath } from "./sqlite-path";
 import { processSingleton } from "../process-singletons";
+import { logger } from "../log";
 
 // Where listings read: queries whose cost grows with the data (GET /v3/messages and the portal's Messages page), off
 // the server's event loop and under a statement timeout. SQLite: reader threads with read-only connections of their
@@ -27,6 +28,8 @@ const READERS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
 class SqliteReaders {
   private readonly threads: { worker: Worker; pending: number }[] = [];
+  /** A thread stopped: these readers take no more reads. */
+  stopped = false;
   private nextId = 1;
   private readonly waiting = new Map<
     number,
@@ -47,16 +50,26 @@ class SqliteReaders {
           this.waiting.delete(reply.id);
           if (--thread.pending === 0) thread.worker.unref();
           if (reply.ok) entry.resolve(reply.rows ?? []);
-          else entry.reject(reply.timedOut ? new StatementTimeout() : new Error(reply.message ?? "SQLite read failed"));
+          // Marked, not a StatementTimeout: the readers are shared by every copy of this module in the process (the
+          // server's and Next's bundles), and readListing throws its own copy's class, which its callers test for.
+          else
+            entry.reject(Object.assign(new Error(reply.message ?? "SQLite read failed"), { timedOut: reply.timedOut }));
         },
       );
-      thread.worker.on("error", (error) => {
+      const failWaiting = (error: Error) => {
         for (const [id, entry] of this.waiting) {
           if (entry.thread !== thread) continue;
           this.waiting.delete(id);
           entry.reject(error);
         }
         thread.pending = 0;
+      };
+      thread.worker.on("error", failWaiting);
+      // A thread that stopped (it failed to start, say) answers nothing more: what waits on it fails, and the readers
+      // are started afresh for the next listing.
+      thread.worker.on("exit", () => {
+        this.stopped = true;
+        failWaiting(new Error("a SQLite listing reader stopped"));
       });
       this.threads.push(thread);
     }
@@ -84,7 +97,7 @@ const holder = processSingleton(
 
 function readers(): NonNullable<typeof holder.__parleyListing> {
   const url = env().DATABASE_URL;
-  if (holder.__parleyListing?.url === url) return holder.__parleyListing;
+  if (holder.__parleyListing?.url === url && !holder.__parleyListing.sqlite?.stopped) return holder.__parleyListing;
   closeListingReaders();
   holder.__parleyListing =
     databaseProvider(url) === "sqlite"
@@ -107,7 +120,10 @@ function readers(): NonNullable<typeof holder.__parleyListing> {
 export async function readListing(sql: string, params: unknown[]): Promise<ListingRow[]> {
   const current = readers();
   const timeoutMs = env().LISTING_TIMEOUT_SECONDS * 1000;
-  if (current.sqlite) return current.sqlite.all(sql, params, timeoutMs);
+  if (current.sqlite)
+    return current.sqlite.all(sql, params, timeoutMs).catch((error: unknown) => {
+      throw (error as { timedOut?: boolean }).timedOut ? new StatementTimeout() : error;
+    });
   try {
     return (await current.pool!.query(sql, params)).rows as ListingRow[];
   } catch (error) {
@@ -126,7 +142,9 @@ export function warmListingReaders(): void {
   const threads = readers().sqlite!;
   // One read each: a read goes to the thread with the fewest waiting.
   for (let i = 0; i < READERS; i++)
-    void threads.all(`SELECT count(*) AS n FROM sqlite_schema`, [], 10_000).catch(() => {});
+    void threads.all(`SELECT count(*) AS n FROM sqlite_schema`, [], 10_000).catch((error: unknown) => {
+      logger().warn({ err: error }, "a SQLite listing reader did not start");
+    });
 }
 
 export function closeListingReaders(): void {

@@ -3,6 +3,8 @@ import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
 import { bodyIndexCaughtUp, SEED_BODIES, seedMessages } from "../helpers/seed-messages";
 import { db } from "../../lib/db/client";
+import { createUser } from "../../lib/accounts/manage-accounts";
+import { portalCookie } from "../helpers/portal-session";
 import { testProvider } from "../helpers/test-database";
 import { foldTallyDeltas } from "../../lib/messaging/message-tally-queries";
 import { SEEK_FROM } from "../../lib/messaging/message-tally";
@@ -22,6 +24,9 @@ beforeAll(async () => {
   other = await createTestAccount(server, { numbers: 1 });
   await seedMessages(account.accountId, account.numbers, SEEDED);
   await seedMessages(other.accountId, other.numbers, 50);
+  // An admin of the account, for the portal's listing.
+  const email = `admin-${account.accountId}@example.com`;
+  await createUser({ accountId: account.accountId, email, password: "correct horse battery", role: "admin" });
 }, 180_000);
 
 afterAll(async () => {
@@ -406,6 +411,13 @@ describe("bounded listings", () => {
       expect(res.status, res.text).toBe(503);
       expect(res.json).toMatchObject({ status: "QueryTimeout", statusCode: 503 });
       expect(res.json.data.error_message).toMatch(/narrow it/);
+      // The portal's listing (a route of Next's bundle, which shares the server's reader threads) says the same.
+      const cookie = await portalCookie(strict, `admin-${account.accountId}@example.com`, "correct horse battery");
+      const portal = await call(strict, "GET", `/api/admin/accounts/${account.accountId}/messages?body=%C3%BC`, {
+        headers: { cookie },
+      });
+      expect(portal.status, portal.text).toBe(503);
+      expect(portal.json).toMatchObject({ status: "QueryTimeout", statusCode: 503 });
       // The server goes on: it answers requests that read the database outside a listing's 10 ms budget (a
       // narrow listing under that budget depends on how busy the machine is, which no test controls).
       const numbers = await call(strict, "GET", `/v3/numbers?accountId=${account.accountId}`, {
