@@ -119,9 +119,9 @@ export async function bodyPlan(query: ListQuery): Promise<Plan> {
   const needle = foldCase(query.body);
   if (dbProvider() === "postgresql") {
     // pg_trgm's index on lower(body) serves LIKE; the planner picks it or the ordered scan by the needle's rarity.
-    // The pattern is lowered by PostgreSQL as the bodies are: where its lower() differs from the needle's folding
-    // (İ, which the folding keeps and a C.UTF-8 database lowers to i), both sides still agree.
-    const pattern = `%${needle.replace(/[\\%_]/g, "\\$&")}%`;
+    // The needle as given is lowered by PostgreSQL as the bodies are, so that both sides agree under the database's
+    // own case rules (a C.UTF-8 database lowers İ to i, which the folding above keeps; an ICU one ends a word in ς).
+    const pattern = `%${query.body.replace(/[\\%_]/g, "\\$&")}%`;
     const body = (s: Statement) => s.where(`lower(m."body") LIKE lower(${s.value(pattern)})`);
     // A needle the planner expects in many of the account's messages: counting to the bound would read as many
     // rows as the page never needs, so the (cached) full count is taken instead, as on SQLite's scan.
