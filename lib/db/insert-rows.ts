@@ -11,9 +11,25 @@ export type { ColumnKind };
 const PG_CAST: Record<ColumnKind, string> = { text: "", int: "::integer", bool: "::boolean", date: "::timestamp(3)" };
 const MAX_PARAMETERS = 30_000;
 
+// The last time written out: the rows of one write mostly share their time (a message's update, its SDRs, its
+// event), and writing a date out costs about a microsecond.
+let lastTime = Number.NaN;
+let lastText = "";
+
+/** A date as Prisma's SQLite adapter stores it ("2026-11-22T19:00:00.000+00:00"). */
+function sqliteDate(value: Date): string {
+  const time = value.getTime();
+  if (time !== lastTime) {
+    // An invalid date throws here, as before (its time, NaN, never equals the last).
+    lastText = value.toISOString().replace("Z", "+00:00");
+    lastTime = time;
+  }
+  return lastText;
+}
+
 function sqliteValue(kind: ColumnKind, value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (kind === "date") return (value as Date).toISOString().replace("Z", "+00:00");
+  if (kind === "date") return sqliteDate(value as Date);
   if (kind === "bool") return value ? 1 : 0;
   return value;
 }
