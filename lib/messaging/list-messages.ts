@@ -134,8 +134,10 @@ async function countScan(query: ListQuery, plan: Plan): Promise<Count> {
             throw error;
           })
         : TOTAL_EXACT_UP_TO + 1;
-    // The page is read the candidates' way too unless the probe already holds it (the matches may all be old).
-    if (n <= TOTAL_EXACT_UP_TO) return { total: n, ...((short || probed < needs) && { way }) };
+    // The page: the candidates' way when the sample would not hold it; else in the page's order, through the other
+    // filters' index tested against the candidates unless the probe already holds it (the matches may all be old).
+    if (n <= TOTAL_EXACT_UP_TO)
+      return { total: n, ...(short ? { way } : probed < needs ? { way: plan.rare.narrowed } : {}) };
   }
   // The sample: enough of the newest messages to hold about ESTIMATE_MATCHES at the probe's rate, and the page twice
   // over, at most LISTING_SCAN_ROWS; the probe alone when it holds that many. The 3 % is the sample's chance error

@@ -180,6 +180,12 @@ describe("the body filter's estimated total", () => {
         expect(data.results.map((r) => r.messageId)).toEqual(
           (await page("body=tuesday")).results.map((r) => r.messageId),
         );
+        // A page deeper than the newest 2,000 hold (about 83 matches): the same page as a full count's server.
+        const deeper = await get("body=tuesday&start=100");
+        expect([deeper.total, deeper.totalEstimated]).toEqual([expectedMatches("tuesday"), undefined]);
+        expect(deeper.results.map((r) => r.messageId)).toEqual(
+          (await page("body=tuesday&start=100")).results.map((r) => r.messageId),
+        );
       }
     } finally {
       await sampling.stop();
