@@ -31,7 +31,6 @@ import { startWorkerChild, type WorkerChild } from "./lib/boot/worker-child";
 import { startRealtime } from "./lib/realtime/start-realtime";
 import { announceChanges } from "./lib/realtime/announce-changes";
 import { startBodyIndexer } from "./lib/db/body-indexer";
-import { warmListingReaders } from "./lib/db/listing-reader";
 import { gracefulClose } from "./lib/http/graceful-close";
 import { stopOnSignals } from "./lib/boot/stop-on-signals";
 import { serveMetrics, serveWorkerSeries } from "./lib/metrics/serve-metrics";
@@ -95,7 +94,6 @@ async function main(): Promise<void> {
   // This process's series exist from the start (the write lock's holds are counted from the first commit).
   metrics();
   const bodyIndexer = startBodyIndexer();
-  warmListingReaders();
   const upkeep = startDatabaseUpkeep();
   const demo = config.PARLEY_DEMO ? await ensureDemo() : null;
   // The delivery worker (with the webhook dispatcher and retention) in a process of its own, unless it runs

@@ -30,6 +30,10 @@ class SqliteReaders {
   private readonly threads: { worker: Worker; pending: number }[] = [];
   /** A thread stopped: these readers take no more reads. */
   stopped = false;
+  /** When a thread stopped. */
+  stoppedAt = 0;
+  /** Closed on purpose. */
+  private closed = false;
   private nextId = 1;
   private readonly waiting = new Map<
     number,
@@ -66,9 +70,11 @@ class SqliteReaders {
       };
       thread.worker.on("error", failWaiting);
       // A thread that stopped (it failed to start, say) answers nothing more: what waits on it fails, and the readers
-      // are started afresh for the next listing.
-      thread.worker.on("exit", () => {
+      // are started afresh for a listing RESTART_AFTER_MS later.
+      thread.worker.on("exit", (code) => {
+        if (!this.closed) logger().warn({ code }, "a SQLite listing reader stopped; the readers start afresh");
         this.stopped = true;
+        this.stoppedAt = Date.now();
         failWaiting(new Error("a SQLite listing reader stopped"));
       });
       this.threads.push(thread);
@@ -76,6 +82,7 @@ class SqliteReaders {
   }
 
   all(sql: string, params: unknown[], timeoutMs: number): Promise<ListingRow[]> {
+    if (this.stopped) return Promise.reject(new Error("a SQLite listing reader stopped"));
     const thread = this.threads.reduce((a, b) => (b.pending < a.pending ? b : a));
     const id = this.nextId++;
     return new Promise<ListingRow[]>((resolve, reject) => {
@@ -86,9 +93,13 @@ class SqliteReaders {
   }
 
   close(): void {
+    this.closed = true;
     for (const { worker } of this.threads) worker.postMessage({ type: "close" });
   }
 }
+
+/** How long readers whose thread stopped keep refusing reads before they are started afresh. */
+const RESTART_AFTER_MS = 5000;
 
 const holder = processSingleton(
   "listing",
@@ -97,7 +108,14 @@ const holder = processSingleton(
 
 function readers(): NonNullable<typeof holder.__parleyListing> {
   const url = env().DATABASE_URL;
-  if (holder.__parleyListing?.url === url && !holder.__parleyListing.sqlite?.stopped) return holder.__parleyListing;
+  const stopped = holder.__parleyListing?.sqlite?.stopped;
+  // Readers whose thread stopped are started afresh, at most once every few seconds (a thread that cannot start
+  // would otherwise be started again by every read).
+  if (
+    holder.__parleyListing?.url === url &&
+    (!stopped || Date.now() - holder.__parleyListing.sqlite!.stoppedAt < RESTART_AFTER_MS)
+  )
+    return holder.__parleyListing;
   closeListingReaders();
   holder.__parleyListing =
     databaseProvider(url) === "sqlite"
@@ -131,20 +149,6 @@ export async function readListing(sql: string, params: unknown[]): Promise<Listi
     if ((error as { code?: string }).code === "57014") throw new StatementTimeout();
     throw error;
   }
-}
-
-/**
- * SQLite: the reader threads started, and each connection's schema read, before the first listing asks (a thread
- * takes 40–60 ms to start: at 1M, most of a first call's cost over its repeats). PostgreSQL: nothing to start.
- */
-export function warmListingReaders(): void {
-  if (databaseProvider(env().DATABASE_URL) !== "sqlite") return;
-  const threads = readers().sqlite!;
-  // One read each: a read goes to the thread with the fewest waiting.
-  for (let i = 0; i < READERS; i++)
-    void threads.all(`SELECT count(*) AS n FROM sqlite_schema`, [], 10_000).catch((error: unknown) => {
-      logger().warn({ err: error }, "a SQLite listing reader did not start");
-    });
 }
 
 export function closeListingReaders(): void {
