@@ -132,9 +132,10 @@ async function countScan(query: ListQuery, plan: Plan): Promise<Count> {
     });
     if (n <= TOTAL_EXACT_UP_TO) return { total: n, way };
   }
-  // The sample: enough of the newest messages to hold about ESTIMATE_MATCHES at the probe's rate, and the page twice
-  // over, at most LISTING_SCAN_ROWS; the probe alone when it holds that many. The 3 % is the sample's chance error
-  // only: the newest messages stand for the older ones, as they did with the whole LISTING_SCAN_ROWS.
+  // The sample: enough of the newest messages to hold about ESTIMATE_MATCHES at the probe's rate, and `start` +
+  // `count` twice over, at most LISTING_SCAN_ROWS; the probe alone when it holds that many. The 3 % is the sample's
+  // chance error only (more when LISTING_SCAN_ROWS holds fewer matches); a smaller sample spans less time, and the
+  // newest messages must stand for the older ones.
   const wanted = Math.max(ESTIMATE_MATCHES, 2 * needs);
   const size = probed === 0 ? sample : Math.min(sample, Math.max(probe, Math.ceil((wanted * probe) / probed)));
   const matched = size === probe ? probed : await countNewestMatches(query, plan, size);
@@ -192,7 +193,7 @@ export const messagePageSchema = z.object({
   total: z.number().int().meta({ description: "Number of messages matching the query (all pages)." }),
   totalEstimated: z.literal(true).optional().meta({
     description:
-      "Present (true) when `total` is an estimate: a body filter no index serves, over more messages than LISTING_SCAN_ROWS, is counted from the newest of them (as many as hold about 1,000 matches, at most LISTING_SCAN_ROWS) and scaled (unless its matches are rare: the newest 2,000 of the other filters' messages hold them at a rate that would leave the page short in the newest LISTING_SCAN_ROWS, and there are at most 10,000; they are then counted exactly through the trigram index); so is a `from`, `to` or `referenceId` filter matching more than 10,000 messages, on its first call (it is counted meanwhile, and the next calls have the exact total).",
+      "Present (true) when `total` is an estimate: a body filter no index serves, over more messages than LISTING_SCAN_ROWS, is counted from the newest of them (as many as hold about 1,000 matches and twice start + count, at most LISTING_SCAN_ROWS) and scaled (unless its matches are rare: the newest 2,000 of the other filters' messages hold them at a rate that would leave the page short in the newest LISTING_SCAN_ROWS, and there are at most 10,000; they are then counted exactly through the trigram index); so is a `from`, `to` or `referenceId` filter matching more than 10,000 messages, on its first call (it is counted meanwhile, and the next calls have the exact total).",
   }),
   position: z.number().int().meta({ description: "Offset of this page (= start)." }),
   results: z.array(listingResultSchema),
