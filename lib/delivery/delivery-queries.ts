@@ -25,6 +25,12 @@ import { QUEUED_STATUSES } from "../messaging/message-status";
  */
 export const QUEUED_SQL = QUEUED_STATUSES.map((s) => `'${s}'`).join(", ");
 
+/** The queue's partial index's condition, as the queries must write it (columns qualified by `alias` when given). */
+export function inQueueSql(alias = ""): string {
+  const column = (name: string) => (alias ? `${alias}."${name}"` : `"${name}"`);
+  return `${column("direction")} = 'outbound' AND ${column("status")} IN (${QUEUED_SQL})`;
+}
+
 /** A change to messages: a recorded answer's, a message settled by its receipts, one refused before it left. */
 export interface MessageChange {
   partsSubmitted?: number;

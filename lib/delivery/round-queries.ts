@@ -10,7 +10,7 @@ import {
   sqliteIndexedBy,
 } from "../db/insert-rows";
 import type { Encoding } from "../segments/count-segments";
-import { QUEUED_SQL } from "./delivery-queries";
+import { inQueueSql } from "./delivery-queries";
 import { destinationTimeZone } from "./destination-time-zone";
 import { bulkDestinations, type AccountState, type QueuedMessage } from "./plan-round";
 
@@ -32,7 +32,7 @@ export interface HeldRow {
 export function* pendingNumbersSteps(limit: number): Steps<string[]> {
   const pending = yield* query<{ fromNumber: string }>(
     `SELECT DISTINCT "fromNumber" FROM "Message"${sqliteIndexedBy("Message_queue_idx")}
-     WHERE "direction" = 'outbound' AND "status" IN (${QUEUED_SQL}) LIMIT ${limit}`,
+     WHERE ${inQueueSql()} LIMIT ${limit}`,
   );
   return pending.map((p) => p.fromNumber);
 }
@@ -229,7 +229,7 @@ function* queueRowsSteps(numbers: string[], lookahead: number): Steps<QueuedRow[
              ORDER BY CASE WHEN "status" = 'sending' THEN 0 ELSE 1 END, "bulk", "createdAt", "id"
            ) AS "rank"
            FROM "Message"
-           WHERE "direction" = 'outbound' AND "status" IN (${QUEUED_SQL}) AND "fromNumber" IN (${list})
+           WHERE ${inQueueSql()} AND "fromNumber" IN (${list})
              AND "mediaState" = ''
          ) ranked JOIN "Message" m ON m."id" = ranked."id"
          WHERE ranked."rank" <= ${lookahead}
@@ -252,7 +252,7 @@ function* sqliteQueueSteps(numbers: string[], lookahead: number): Steps<QueuedRo
   // a partial index.
   const waiting = (status: string, rest: string) =>
     `SELECT rowid AS "r" FROM "Message" INDEXED BY "Message_queue_idx"
-     WHERE "fromNumber" = n."value" AND "direction" = 'outbound' AND "status" IN (${QUEUED_SQL})
+     WHERE "fromNumber" = n."value" AND ${inQueueSql()}
        AND "status" = '${status}' AND "mediaState" = ''${rest}`;
   const rows = yield* query<QueuedRow>(
     `SELECT ${QUEUE_COLUMNS}

@@ -1,7 +1,7 @@
 import { db, dbProvider } from "../db/client";
 import { readListing } from "../db/listing-reader";
 import { sqliteIndexedBy } from "../db/insert-rows";
-import { QUEUED_SQL } from "../delivery/delivery-queries";
+import { inQueueSql } from "../delivery/delivery-queries";
 
 // The statements behind the deployment-wide gauges. On SQLite they run on a listing reader thread
 // (lib/db/listing-reader.ts), since better-sqlite3 blocks the thread it runs on: a scrape does not hold up the
@@ -31,16 +31,15 @@ function read<R>(sql: string): Promise<R[]> {
  * over all numbers beside them, and only for those numbers the oldest waiting message (the same index).
  */
 export function readQueues(limit: number): Promise<QueueRow[]> {
-  const waiting = (t = "") => `${t}"direction" = 'outbound' AND ${t}"status" IN (${QUEUED_SQL})`;
   return read<QueueRow>(
     `WITH "top" AS (
        SELECT "fromNumber", COUNT(*) AS "depth", COUNT(*) OVER () AS "numbers",
          CAST(SUM(COUNT(*)) OVER () AS BIGINT) AS "messages"
-       FROM "Message"${sqliteIndexedBy("Message_queue_idx")} WHERE ${waiting()}
+       FROM "Message"${sqliteIndexedBy("Message_queue_idx")} WHERE ${inQueueSql()}
        GROUP BY "fromNumber" ORDER BY COUNT(*) DESC, "fromNumber" LIMIT ${limit})
      SELECT "top"."fromNumber" AS "from", "depth", "numbers", "messages",
        (SELECT MIN(m."createdAt") FROM "Message" m${sqliteIndexedBy("Message_queue_idx")}
-         WHERE m."fromNumber" = "top"."fromNumber" AND ${waiting("m.")}) AS "oldest"
+         WHERE m."fromNumber" = "top"."fromNumber" AND ${inQueueSql("m")}) AS "oldest"
      FROM "top" ORDER BY "depth" DESC, "from"`,
   );
 }
