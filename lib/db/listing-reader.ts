@@ -28,9 +28,7 @@ const READERS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
 class SqliteReaders {
   private readonly threads: { worker: Worker; pending: number }[] = [];
-  /** A thread stopped: these readers take no more reads. */
-  stopped = false;
-  /** When a thread stopped. */
+  /** When a thread stopped (0 while none has): these readers take no more reads. */
   stoppedAt = 0;
   /** Closed on purpose. */
   private closed = false;
@@ -73,7 +71,6 @@ class SqliteReaders {
       // are started afresh for a listing RESTART_AFTER_MS later.
       thread.worker.on("exit", (code) => {
         if (!this.closed) logger().warn({ code }, "a SQLite listing reader stopped; the readers start afresh");
-        this.stopped = true;
         this.stoppedAt = Date.now();
         failWaiting(new Error("a SQLite listing reader stopped"));
       });
@@ -82,7 +79,7 @@ class SqliteReaders {
   }
 
   all(sql: string, params: unknown[], timeoutMs: number): Promise<ListingRow[]> {
-    if (this.stopped) return Promise.reject(new Error("a SQLite listing reader stopped"));
+    if (this.stoppedAt > 0) return Promise.reject(new Error("a SQLite listing reader stopped"));
     const thread = this.threads.reduce((a, b) => (b.pending < a.pending ? b : a));
     const id = this.nextId++;
     return new Promise<ListingRow[]>((resolve, reject) => {
@@ -108,13 +105,10 @@ const holder = processSingleton(
 
 function readers(): NonNullable<typeof holder.__parleyListing> {
   const url = env().DATABASE_URL;
-  const stopped = holder.__parleyListing?.sqlite?.stopped;
   // Readers whose thread stopped are started afresh, at most once every few seconds (a thread that cannot start
   // would otherwise be started again by every read).
-  if (
-    holder.__parleyListing?.url === url &&
-    (!stopped || Date.now() - holder.__parleyListing.sqlite!.stoppedAt < RESTART_AFTER_MS)
-  )
+  const stoppedAt = holder.__parleyListing?.sqlite?.stoppedAt ?? 0;
+  if (holder.__parleyListing?.url === url && (stoppedAt === 0 || Date.now() - stoppedAt < RESTART_AFTER_MS))
     return holder.__parleyListing;
   closeListingReaders();
   holder.__parleyListing =

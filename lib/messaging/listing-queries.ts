@@ -116,11 +116,10 @@ const MESSAGE_FROM = () => `"Message" m`;
 /** How the body filter runs: through the trigram index when the needle is long and rare enough, else by scanning. */
 export async function bodyPlan(query: ListQuery): Promise<Plan> {
   if (!query.body) return { from: MESSAGE_FROM, body: () => {}, scan: false };
-  const needle = foldCase(query.body);
   if (dbProvider() === "postgresql") {
     // pg_trgm's index on lower(body) serves LIKE; the planner picks it or the ordered scan by the needle's rarity.
     // The needle as given is lowered by PostgreSQL as the bodies are, so that both sides agree under the database's
-    // own case rules (a C.UTF-8 database lowers İ to i, which the folding above keeps; an ICU one ends a word in ς).
+    // own case rules (a C.UTF-8 database lowers İ to i, which the folding below keeps; an ICU one ends a word in ς).
     const pattern = `%${query.body.replace(/[\\%_]/g, "\\$&")}%`;
     const body = (s: Statement) => s.where(`lower(m."body") LIKE lower(${s.value(pattern)})`);
     // A needle the planner expects in many of the account's messages: counting to the bound would read as many
@@ -154,6 +153,7 @@ export async function bodyPlan(query: ListQuery): Promise<Plan> {
       `(SELECT * FROM "Message" WHERE "accountId" = ${s.value(query.accountId)} AND lower("body") LIKE lower(${s.value(pattern)}) OFFSET 0) m`;
     return { from, body: () => {}, scan: false };
   }
+  const needle = foldCase(query.body);
   // The exact test: SQLite's lower() folds ASCII letters only, which is exact for a needle of ASCII characters
   // (and native, so cheap); any other needle goes through the reader's own folding function, after its longest
   // ASCII run, tested natively first, has spared most rows the call into JavaScript.
