@@ -2,6 +2,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { databaseProvider, env, type DatabaseProvider } from "../env";
 import { committedSqlite, openCommittedSqlite } from "./client";
 import { hotPool } from "./pg-hot-path";
+import { runOnSendWriter } from "./write-batch-sqlite";
 
 // The send path's hot reads (a send's destinations' opt states): a Prisma query costs about a millisecond of the
 // main thread here, which cut single-destination sends by a third (bench:send). On SQLite they run as kept prepared
@@ -45,4 +46,18 @@ export function hotRead<R>(make: (dialect: DatabaseProvider) => HotQuery): Promi
   return hotPool()
     .query<R & object>({ name, text, values })
     .then((result) => result.rows);
+}
+
+/**
+ * A small write beside the requests (a key's last use): on SQLite on the send writer's thread, so that neither its
+ * wait for the write lock nor its commit blocks the event loop; on PostgreSQL as a named prepared statement on the
+ * hot-path pool.
+ */
+export async function hotWrite(make: (dialect: DatabaseProvider) => HotQuery): Promise<void> {
+  if (databaseProvider(env().DATABASE_URL) === "sqlite") {
+    const { text, values } = make("sqlite");
+    return runOnSendWriter(text, values);
+  }
+  const { name, text, values } = make("postgresql");
+  await hotPool().query({ name, text, values });
 }

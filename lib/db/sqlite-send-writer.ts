@@ -104,6 +104,22 @@ export class SqliteSendWriter {
     });
   }
 
+  /**
+   * One statement that writes a few rows, in a durable transaction of its own on this thread (with its write-lock
+   * wait and disk sync), so that a small write beside the requests never blocks the event loop.
+   */
+  run(sql: string, params: unknown[]): Promise<void> {
+    if (this.stopped) return Promise.reject(stoppedError());
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve: () => resolve(), reject });
+      this.worker.ref();
+      this.worker.postMessage({ id, steps: [{ sql, rows: [params] }], threshold: 0 });
+    }).finally(() => {
+      if (this.pending.size === 0) this.worker.unref();
+    });
+  }
+
   close(): void {
     this.worker.postMessage({ type: "close" });
   }

@@ -35,3 +35,16 @@ export async function writeBatchSqlite(
   for (const i of await sqliteWriter().write(tables, rule, counts, prune)) bulk[counts[i]!.write] = true;
   return bulk;
 }
+
+/** One small write on the send writer's thread (its own durable transaction), off the event loop. */
+export function runOnSendWriter(sql: string, params: unknown[]): Promise<void> {
+  return sqliteWriter().run(sql, params);
+}
+
+/**
+ * Starts the send writer's thread (its connection open, the same-text log read) before a first send or key use needs
+ * it: otherwise the first request after a start waits for it.
+ */
+export function warmSendWriter(): void {
+  sqliteWriter();
+}
