@@ -90,6 +90,19 @@ try {
   parentPort.postMessage({ type: "error", message: String(error?.message ?? error) });
 }
 
+// The planner's statistics, at start-up and then checked every minute (so refreshed within a minute of a bulk load):
+// `PRAGMA optimize` with "check every table" runs ANALYZE, under SQLite's own time bound, on each table never analyzed
+// or grown or shrunk a lot since (0x10000 every table, 0x10 the time bound, 0x2 run them, 0x1 only say which would
+// run). Here rather than on the server's event loop, which an ANALYZE after a bulk load held for a second at 1M
+// messages; it holds the write lock meanwhile, as it would anywhere.
+const STATISTICS_EVERY_MS = 60_000;
+let analyzedAt = 0;
+const refreshStatistics = () => {
+  const due = sqlite.pragma("optimize = 0x10013").map((row) => String(Object.values(row)[0] ?? ""));
+  sqlite.pragma("optimize = 0x10012");
+  return due.filter(Boolean);
+};
+
 let timer = null;
 let stopped = false;
 function loop() {
@@ -114,6 +127,15 @@ function loop() {
       checkpoint.get();
     } catch (error) {
       parentPort.postMessage({ type: "error", message: `checkpoint: ${String(error?.message ?? error)}` });
+    }
+  }
+  if (Date.now() - analyzedAt >= STATISTICS_EVERY_MS) {
+    analyzedAt = Date.now();
+    try {
+      const analyzed = refreshStatistics();
+      if (analyzed.length > 0) parentPort.postMessage({ type: "analyzed", tables: analyzed });
+    } catch (error) {
+      parentPort.postMessage({ type: "error", message: `statistics: ${String(error?.message ?? error)}` });
     }
   }
   if (indexed > 0) parentPort.postMessage({ type: "indexed", rows: indexed });

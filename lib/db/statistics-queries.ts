@@ -1,22 +1,16 @@
-import { db, dbProvider } from "./client";
+import { db } from "./client";
 import { readListing } from "./listing-reader";
 
-// The planner's statistics of the database, refreshed by the server (lib/boot/database-upkeep.ts) at start-up and
-// after bulk loads, so that the first queries after an import plan as well as later ones.
+// PostgreSQL's planner statistics, refreshed by the server (lib/boot/database-upkeep.ts) at start-up and after bulk
+// loads, so that the first queries after an import plan as well as later ones. SQLite's are refreshed by the body
+// index's thread (lib/db/sqlite-body-indexer-thread.mjs), off the event loop.
 
 /**
- * SQLite: `PRAGMA optimize` with "check every table", which runs ANALYZE, under its own time-bounded
- * sample, on each table never analyzed or grown or shrunk a lot since. PostgreSQL: ANALYZE of the tables whose
- * rows changed more than autovacuum's default share (10 %) since their statistics were taken, or never analyzed,
- * which is what autovacuum would do on a cluster where it runs late or not at all. Returns the tables analyzed.
+ * ANALYZE of the tables whose rows changed more than autovacuum's default share (10 %) since their statistics were
+ * taken, or never analyzed, which is what autovacuum would do on a cluster where it runs late or not at all. Returns
+ * the tables analyzed.
  */
 export async function refreshStatistics(): Promise<string[]> {
-  if (dbProvider() === "sqlite") {
-    // 0x10000 every table, 0x10 SQLite's own time bound on each ANALYZE, 0x2 run them, 0x1 only say which would run.
-    const rows = await db().$queryRawUnsafe<{ optimize?: string }[]>("PRAGMA optimize = 0x10013");
-    await db().$queryRawUnsafe("PRAGMA optimize = 0x10012");
-    return rows.map((row) => String(Object.values(row)[0] ?? "")).filter(Boolean);
-  }
   const stale = await db().$queryRawUnsafe<{ name: string }[]>(
     `SELECT relname AS name FROM pg_stat_user_tables
      WHERE schemaname = current_schema() AND n_live_tup + n_mod_since_analyze > 1000

@@ -1,0 +1,52 @@
+import { afterAll, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../helpers/server";
+import { createTestAccount, releaseFactories } from "../helpers/factories";
+import { seedMessages } from "../helpers/seed-messages";
+import { createTestDatabase, testProvider, type TestDatabase } from "../helpers/test-database";
+import { db } from "../../lib/db/client";
+import { waitUntil } from "../helpers/wait-for";
+
+// SQLite's planner statistics after a bulk load: a server that starts on a database whose messages were never
+// analyzed analyzes them at once, on the body index's thread, so that the first listings after an import or a restore
+// plan as later ones do. (PostgreSQL's are refreshed by the database upkeep, from its own counts of changed rows,
+// which autovacuum may have acted on first: nothing to tell apart there.)
+
+let database: TestDatabase | undefined;
+let server: RunningServer | undefined;
+
+afterAll(async () => {
+  await releaseFactories();
+  await server?.stop();
+  await database?.drop();
+});
+
+async function messageAnalyzed(): Promise<boolean> {
+  const rows = await db().$queryRawUnsafe<{ n: number | bigint }[]>(
+    `SELECT count(*) AS n FROM sqlite_stat1 WHERE tbl = 'Message'`,
+  );
+  return Number(rows[0]!.n) > 0;
+}
+
+it.skipIf(testProvider() !== "sqlite")(
+  "analyzes the messages of a bulk load when the server starts",
+  async () => {
+    database = await createTestDatabase();
+    const loading = await startServer({ database });
+    try {
+      const account = await createTestAccount(loading, { numbers: 2 });
+      await seedMessages(account.accountId, account.numbers, 5_000);
+    } finally {
+      await loading.stop();
+    }
+    // Whatever the first server's start-up pass found, the statistics of the messages are forgotten (the ANALYZE of
+    // another table makes sure sqlite_stat1 exists).
+    await db().$executeRawUnsafe(`ANALYZE "Account"`);
+    await db().$executeRawUnsafe(`DELETE FROM sqlite_stat1 WHERE tbl = 'Message'`);
+    expect(await messageAnalyzed()).toBe(false);
+
+    server = await startServer({ database });
+    await waitUntil("the messages to be analyzed", messageAnalyzed, 20_000, 200);
+    expect(await messageAnalyzed()).toBe(true);
+  },
+  120_000,
+);
