@@ -5,7 +5,16 @@ import { env } from "../env";
 import { StatementTimeout } from "../db/listing-reader";
 import { listingResultSchema, toListingResult } from "./message-serializers";
 import type { ListQuery } from "./list-schema";
-import { matchesByHour, newestHours, SEEK_FROM, seekPage, tallied, timeSlices, totalOf } from "./message-tally";
+import {
+  matchesByHour,
+  matchesTotal,
+  newestHours,
+  SEEK_FROM,
+  seekPage,
+  tallied,
+  timeSlices,
+  totalOf,
+} from "./message-tally";
 import type { HourCount } from "./message-tally-queries";
 import {
   bodyPlan,
@@ -61,7 +70,7 @@ interface Count {
  * filters and beyond, unless its matches are few, estimates (countScan).
  */
 async function countMatches(query: ListQuery, plan: Plan): Promise<Count> {
-  if (tallied(query)) return { total: totalOf(await matchesByHour(query, plan)) };
+  if (tallied(query)) return { total: await matchesTotal(query, plan) };
   if (plan.scan) return countScan(query, plan);
   const n = await countUpTo(query, plan, TOTAL_EXACT_UP_TO);
   if (n <= TOTAL_EXACT_UP_TO) return { total: n };
@@ -212,9 +221,13 @@ export async function queryMessages(query: ListQuery): Promise<MessagePage> {
     if (tallied(query)) {
       // A deep offset page of the default order seeks through the counts; any other reads its rows beside them.
       const seek = !query.after && !query.before && query.sortBy === "timestamp" && query.start >= SEEK_FROM;
-      const [hours, page] = await Promise.all([matchesByHour(query, plan), seek ? null : readPage(query, plan)]);
-      const rows = page ?? (await seekPage(query, plan, hours));
-      return { total: totalOf(hours), position: query.start, results: rows.map(toListingResult) };
+      if (seek) {
+        const hours = await matchesByHour(query, plan);
+        const rows = await seekPage(query, plan, hours);
+        return { total: totalOf(hours), position: query.start, results: rows.map(toListingResult) };
+      }
+      const [total, rows] = await Promise.all([matchesTotal(query, plan), readPage(query, plan)]);
+      return { total, position: query.start, results: rows.map(toListingResult) };
     }
     // A scan with other ways to rare matches: the count says which way the page reads, and whether there is a page
     // to read at all (an exact total at or below the offset leaves none).

@@ -24,8 +24,8 @@ export interface HourCount {
   n: number;
 }
 
-/** Matching messages per hour, hours in ascending order, hours without any left out. */
-export async function readHourCounts(filter: TallyFilter): Promise<HourCount[]> {
+/** The tally's rows of the filter and the pending ones beside them, as one `SELECT "hour", "n"` (UNION ALL). */
+function tallyRows(filter: TallyFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   // Parameters in SQL order (SQLite's are positional): each part binds its own.
   const where = (hour: string, column = (name: string) => `"${name}"`): string => {
@@ -52,12 +52,24 @@ export async function readHourCounts(filter: TallyFilter): Promise<HourCount[]> 
       : `SELECT substr("createdAt", 1, 13) AS "hour", 1 AS "n" FROM "Message"
          WHERE rowid > (SELECT "talliedUpTo" FROM "MessageTallyState" WHERE "id" = 1)
            AND ${where(`+substr("createdAt", 1, 13)`, (name) => `+"${name}"`)}`;
+  return { sql: `${tally} UNION ALL ${pending}`, params };
+}
+
+/** Matching messages per hour, hours in ascending order, hours without any left out. */
+export async function readHourCounts(filter: TallyFilter): Promise<HourCount[]> {
+  const { sql, params } = tallyRows(filter);
   const rows = await readListing(
-    `SELECT "hour", sum("n") AS "n" FROM (${tally} UNION ALL ${pending}) t
-     GROUP BY "hour" HAVING sum("n") <> 0 ORDER BY "hour"`,
+    `SELECT "hour", sum("n") AS "n" FROM (${sql}) t GROUP BY "hour" HAVING sum("n") <> 0 ORDER BY "hour"`,
     params,
   );
   return rows.map((row) => ({ hour: String(row.hour), n: Number(row.n) }));
+}
+
+/** The number of matching messages (readHourCounts summed, by the database). */
+export async function readTallyTotal(filter: TallyFilter): Promise<number> {
+  const { sql, params } = tallyRows(filter);
+  const [row] = await readListing(`SELECT coalesce(sum("n"), 0) AS "n" FROM (${sql}) t`, params);
+  return Number(row?.n ?? 0);
 }
 
 /** A key of its own for pg_try_advisory_xact_lock: one fold at a time across the deployment. */
