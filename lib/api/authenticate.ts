@@ -76,7 +76,8 @@ function parseBasic(header: string): { user: string; password: string } | null {
 
 /**
  * Runs the key lookup's statement once with a hash no key has, at start-up: the hot-path connection is opened and the
- * statement prepared, which the first API call after a start would otherwise wait for.
+ * statement prepared (on PostgreSQL, on one connection of the pool), which the first API call after a start would
+ * otherwise wait for.
  */
 export async function warmKeyLookup(): Promise<void> {
   await hotRead((dialect) => keyByHashQuery(dialect, "0".repeat(64)));

@@ -13,7 +13,9 @@ export interface KeyRow {
 /** When the key expires, in milliseconds since the epoch; null when it never does. */
 export function expiresAtMs(row: KeyRow): number | null {
   if (row.expiresAt === null) return null;
-  return typeof row.expiresAt === "number" ? row.expiresAt : Date.parse(row.expiresAt);
+  const ms = typeof row.expiresAt === "number" ? row.expiresAt : Date.parse(row.expiresAt);
+  // An expiry that cannot be read (a row edited by hand) counts as passed: the key is refused, not kept for good.
+  return Number.isNaN(ms) ? 0 : ms;
 }
 
 /**

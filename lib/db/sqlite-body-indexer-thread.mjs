@@ -1,6 +1,7 @@
 // SQLite: fills the body filter's trigram index (MessageBodySearch) in the background, in rowid order up to the
 // newest message, so that a send's commit does not pay for it (tokenizing a body costs ~100 µs, as much as the rest
-// of the row). Short transactions with pauses between them: the send writer never waits long for the write lock.
+// of the row). Short transactions with pauses between them: the send writer never waits long for the write lock (but
+// for the planner's statistics, refreshed here too: below).
 // Several processes may run one on the same file: each step reads and moves the mark in its own transaction.
 // Plain JavaScript: it runs as a worker thread under tsx and under Next's server alike.
 import { setTimeout, clearTimeout } from "node:timers";
@@ -94,13 +95,28 @@ try {
 // `PRAGMA optimize` with "check every table" runs ANALYZE, under SQLite's own time bound, on each table never analyzed
 // or grown or shrunk a lot since (0x10000 every table, 0x10 the time bound, 0x2 run them, 0x1 only say which would
 // run). Here rather than on the server's event loop, which an ANALYZE after a bulk load held for a second at 1M
-// messages; it holds the write lock meanwhile, as it would anywhere.
+// messages. The write lock is held meanwhile, as it would be anywhere; it is reported with the index's steps.
+// SQLite loads the statistics only with the schema (or on the connection that ran ANALYZE): a view created and
+// dropped in the same transaction changes the schema's version, so that every connection of the file, in every
+// process (the listing readers, the send writer, Prisma's, the delivery worker's), loads the new ones on its next
+// statement. A refresh that fails (the lock busy past the timeout) is tried again a few seconds later.
 const STATISTICS_EVERY_MS = 60_000;
-let analyzedAt = 0;
-const refreshStatistics = () => {
-  const due = sqlite.pragma("optimize = 0x10013").map((row) => String(Object.values(row)[0] ?? ""));
+const STATISTICS_RETRY_MS = 5_000;
+let statisticsAt = 0;
+const analyze = sqlite.transaction(() => {
+  began = performance.now();
   sqlite.pragma("optimize = 0x10012");
-  return due.filter(Boolean);
+  sqlite.exec(`CREATE VIEW "ParleyStatisticsReload" AS SELECT 1; DROP VIEW "ParleyStatisticsReload"`);
+});
+const refreshStatistics = () => {
+  const due = sqlite
+    .pragma("optimize = 0x10013")
+    .map((row) => String(Object.values(row)[0] ?? ""))
+    .filter(Boolean);
+  if (due.length === 0) return due;
+  analyze.immediate();
+  parentPort.postMessage({ type: "held", ms: [performance.now() - began] });
+  return due;
 };
 
 let timer = null;
@@ -129,12 +145,13 @@ function loop() {
       parentPort.postMessage({ type: "error", message: `checkpoint: ${String(error?.message ?? error)}` });
     }
   }
-  if (Date.now() - analyzedAt >= STATISTICS_EVERY_MS) {
-    analyzedAt = Date.now();
+  if (Date.now() >= statisticsAt) {
     try {
       const analyzed = refreshStatistics();
+      statisticsAt = Date.now() + STATISTICS_EVERY_MS;
       if (analyzed.length > 0) parentPort.postMessage({ type: "analyzed", tables: analyzed });
     } catch (error) {
+      statisticsAt = Date.now() + STATISTICS_RETRY_MS;
       parentPort.postMessage({ type: "error", message: `statistics: ${String(error?.message ?? error)}` });
     }
   }

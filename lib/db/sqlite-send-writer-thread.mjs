@@ -1,5 +1,6 @@
 // The SQLite send writer's thread: commits each batch of the group commit with prepared statements and a durable
-// sync, off the main thread, so that the server keeps reading requests (and filling the next batch) meanwhile.
+// sync, off the main thread, so that the server keeps reading requests (and filling the next batch) meanwhile; and
+// the few small writes beside the requests (an API key's last use: SqliteSendWriter.run) the same way.
 // Plain JavaScript: it runs as a worker thread under tsx and under Next's server alike.
 import { fdatasyncSync, openSync, closeSync } from "node:fs";
 import { performance } from "node:perf_hooks";

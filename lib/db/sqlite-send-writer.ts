@@ -8,8 +8,8 @@ import { walSynced, writeLockHeld } from "./write-lock-watch";
 // SQLite's hot path: the send batches of the group commit, written by a thread of their own with prepared
 // statements. Measured on 2 cores: Prisma's createMany costs about 1 ms per message row here (capping sends near
 // 300/s), and a durable commit blocks for its disk sync; on the thread, the rows cost microseconds and the main
-// thread keeps taking requests during the sync, so the next batch grows instead of waiting. Everything else
-// uses Prisma.
+// thread keeps taking requests during the sync, so the next batch grows instead of waiting. The few small writes
+// beside the requests (hotWrite: an API key's last use) go the same way; everything else uses Prisma.
 export class SqliteSendWriter {
   private readonly worker: Worker;
   private nextId = 1;

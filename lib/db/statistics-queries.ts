@@ -1,4 +1,4 @@
-import { db } from "./client";
+import { db, dbProvider } from "./client";
 import { readListing } from "./listing-reader";
 
 // PostgreSQL's planner statistics, refreshed by the server (lib/boot/database-upkeep.ts) at start-up and after bulk
@@ -11,6 +11,7 @@ import { readListing } from "./listing-reader";
  * the tables analyzed.
  */
 export async function refreshStatistics(): Promise<string[]> {
+  if (dbProvider() !== "postgresql") return [];
   const stale = await db().$queryRawUnsafe<{ name: string }[]>(
     `SELECT relname AS name FROM pg_stat_user_tables
      WHERE schemaname = current_schema() AND n_live_tup + n_mod_since_analyze > 1000

@@ -7,9 +7,9 @@ import { db } from "../../lib/db/client";
 import { waitUntil } from "../helpers/wait-for";
 
 // SQLite's planner statistics after a bulk load: a server that starts on a database whose messages were never
-// analyzed analyzes them at once, on the body index's thread, so that the first listings after an import or a restore
-// plan as later ones do. (PostgreSQL's are refreshed by the database upkeep, from its own counts of changed rows,
-// which autovacuum may have acted on first: nothing to tell apart there.)
+// analyzed analyzes them at once, on the body index's thread, and makes every connection load them, so that the first
+// listings after an import or a restore plan as later ones do. (PostgreSQL's are refreshed by the database upkeep,
+// from its own counts of changed rows, which autovacuum may have acted on first: nothing to tell apart there.)
 
 let database: TestDatabase | undefined;
 let server: RunningServer | undefined;
@@ -25,6 +25,11 @@ async function messageAnalyzed(): Promise<boolean> {
     `SELECT count(*) AS n FROM sqlite_stat1 WHERE tbl = 'Message'`,
   );
   return Number(rows[0]!.n) > 0;
+}
+
+async function schemaVersion(): Promise<number> {
+  const rows = await db().$queryRawUnsafe<{ schema_version: number | bigint }[]>(`PRAGMA schema_version`);
+  return Number(rows[0]!.schema_version);
 }
 
 it.skipIf(testProvider() !== "sqlite")(
@@ -43,10 +48,14 @@ it.skipIf(testProvider() !== "sqlite")(
     await db().$executeRawUnsafe(`ANALYZE "Account"`);
     await db().$executeRawUnsafe(`DELETE FROM sqlite_stat1 WHERE tbl = 'Message'`);
     expect(await messageAnalyzed()).toBe(false);
+    const version = await schemaVersion();
 
     server = await startServer({ database });
     await waitUntil("the messages to be analyzed", messageAnalyzed, 20_000, 200);
     expect(await messageAnalyzed()).toBe(true);
+    // SQLite loads the statistics with the schema only: the refresh changes the schema's version, so that every
+    // connection already open (the server's readers and writers, another process's) loads them on its next statement.
+    expect(await schemaVersion()).toBeGreaterThan(version);
   },
   120_000,
 );
