@@ -4,7 +4,7 @@ import { committedSqlite, openCommittedSqlite } from "./client";
 import { hotPool } from "./pg-hot-path";
 import { runOnSendWriter } from "./write-batch-sqlite";
 
-// The API's hot reads (an uncached key, a send's `from` number and destinations' opt states): a Prisma query costs
+// The hot reads (an uncached API key, a send's `from` number and destinations' opt states, the change feed's position): a Prisma query costs
 // about a millisecond of the main thread here, which cut single-destination sends by a third (bench:send). On SQLite
 // they run as kept prepared statements on the committed-data connection under readDb() (microseconds; WAL lets it
 // read while the send writer's thread commits); on PostgreSQL as named prepared statements on the hot-path pool.

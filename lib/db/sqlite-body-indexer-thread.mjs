@@ -95,29 +95,34 @@ try {
 // `PRAGMA optimize` with "check every table" runs ANALYZE, under SQLite's own time bound, on each table never analyzed
 // or grown or shrunk a lot since (0x10000 every table, 0x10 the time bound, 0x2 run them, 0x1 only say which would
 // run). Here rather than on the server's event loop, which an ANALYZE after a bulk load held for a second at 1M
-// messages. The write lock is held meanwhile, as it would be anywhere; it is reported with the index's steps.
-// SQLite loads the statistics only with the schema (or on the connection that ran ANALYZE): a view created and
-// dropped in the same transaction changes the schema's version, so that every connection of the file, in every
-// process (the listing readers, the send writer, Prisma's, the delivery worker's), loads the new ones on its next
-// statement. A refresh that fails (the lock busy past the timeout) is tried again a few seconds later.
+// messages. The check and the refresh are one write transaction (the check takes the write lock already), its hold
+// reported with the index's steps. SQLite loads the statistics only with the schema (or on the connection that ran
+// ANALYZE): a view created and dropped in the same transaction changes the schema's version, so that every
+// connection of the file, in every process (the listing readers, the send writer, Prisma's, the delivery worker's),
+// loads the new ones on its next statement. An empty table counts as due for ever (ANALYZE writes no statistics for
+// it, and SQLite then assumes a million rows): due tables that are all empty change nothing, and the schema is left
+// alone. A refresh that fails (the lock busy past the timeout) is tried again a few seconds later.
 const STATISTICS_EVERY_MS = 60_000;
 const STATISTICS_RETRY_MS = 5_000;
 let statisticsAt = 0;
-const analyze = sqlite.transaction(() => {
+// What `PRAGMA optimize` says it would run: `ANALYZE "main"."Message"`.
+const ANALYZE_TABLE = /^ANALYZE "main"\."((?:[^"]|"")+)"$/;
+const holdsRows = (statement) => {
+  const table = ANALYZE_TABLE.exec(statement);
+  if (!table) return true;
+  return sqlite.prepare(`SELECT EXISTS (SELECT 1 FROM "main"."${table[1]}")`).pluck().get() === 1;
+};
+const refreshStatistics = sqlite.transaction(() => {
   began = performance.now();
-  sqlite.pragma("optimize = 0x10012");
-  sqlite.exec(`CREATE VIEW "ParleyStatisticsReload" AS SELECT 1; DROP VIEW "ParleyStatisticsReload"`);
-});
-const refreshStatistics = () => {
   const due = sqlite
     .pragma("optimize = 0x10013")
     .map((row) => String(Object.values(row)[0] ?? ""))
-    .filter(Boolean);
+    .filter((statement) => statement !== "" && holdsRows(statement));
   if (due.length === 0) return due;
-  analyze.immediate();
-  parentPort.postMessage({ type: "held", ms: [performance.now() - began] });
+  sqlite.pragma("optimize = 0x10012");
+  sqlite.exec(`CREATE VIEW "ParleyStatisticsReload" AS SELECT 1; DROP VIEW "ParleyStatisticsReload"`);
   return due;
-};
+});
 
 let timer = null;
 let stopped = false;
@@ -147,7 +152,8 @@ function loop() {
   }
   if (Date.now() >= statisticsAt) {
     try {
-      const analyzed = refreshStatistics();
+      const analyzed = refreshStatistics.immediate();
+      parentPort.postMessage({ type: "held", ms: [performance.now() - began] });
       statisticsAt = Date.now() + STATISTICS_EVERY_MS;
       if (analyzed.length > 0) parentPort.postMessage({ type: "analyzed", tables: analyzed });
     } catch (error) {

@@ -9,8 +9,8 @@ sqlite.pragma("query_only = ON");
 // Listings read rows all over a large file: keep more pages than SQLite's default 2 MB. The file is not mapped
 // (mmap_size 0, SQLite's default): a commit by any other connection makes SQLite empty this connection's cache and
 // unmap the file whole before its next read; mapped, every page read after that faults again (13 µs a page on the
-// machines measured), where read, it is copied into cache memory this connection keeps (at 1M messages, counting the
-// 100,000 failed ones after a send: 21–24 ms mapped against 9–10).
+// machines measured), where read into the cache it costs a copy into memory the connection has used before (at 1M
+// messages, counting the 100,000 failed ones after a send: 21–24 ms mapped against 9–10).
 sqlite.pragma("cache_size = -32768");
 
 // The statement timeout: queries that may read many rows call parley_deadline() in their WHERE clause, on some of the
