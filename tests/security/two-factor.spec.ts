@@ -54,6 +54,9 @@ async function signIn(page: Page, password: string) {
 test("a user turns on two-factor on the Profile page and then signs in with a code", async ({ page }) => {
   const errors = watchErrors(page);
   await signIn(page, demo.password);
+  // The first sign-in of a server just started (its threads still opening, on a machine busy with other servers) may
+  // take longer than an assertion's usual 5 s: the portal must let the user in, not necessarily at once.
+  await expect(page).not.toHaveURL(/\/login/, { timeout: 20_000 });
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
 
   await page.goto(server.baseUrl + "/profile");
