@@ -4,10 +4,11 @@ import { committedSqlite, openCommittedSqlite } from "./client";
 import { hotPool } from "./pg-hot-path";
 import { runOnSendWriter } from "./write-batch-sqlite";
 
-// The hot reads (an uncached API key, a send's `from` number and destinations' opt states, the change feed's position): a Prisma query costs
-// about a millisecond of the main thread here, which cut single-destination sends by a third (bench:send). On SQLite
-// they run as kept prepared statements on the committed-data connection under readDb() (microseconds; WAL lets it
-// read while the send writer's thread commits); on PostgreSQL as named prepared statements on the hot-path pool.
+// The hot reads (an uncached API key, a send's `from` number and destinations' opt states, the change feed's
+// position): a Prisma query costs about a millisecond of the main thread here, which cut single-destination sends by a
+// third (bench:send). On SQLite they run as kept prepared statements on the committed-data connection under readDb()
+// (microseconds; WAL lets it read while the send writer's thread commits); on PostgreSQL as named prepared statements
+// on the hot-path pool.
 
 /** One statement in the dialect it was asked for: `?` placeholders on SQLite, `$n` on PostgreSQL. */
 export interface HotQuery {

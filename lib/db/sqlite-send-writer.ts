@@ -73,7 +73,6 @@ export class SqliteSendWriter {
     pruneBefore: number | null = null,
   ): Promise<number[]> {
     if (this.stopped) return Promise.reject(stoppedError());
-    const id = this.nextId++;
     // One prepared single-row statement per table (the thread keeps them), values already in SQLite's stored forms.
     const steps = tables.map(({ table, columns, rows, suffix }) => ({
       sql: `INSERT INTO "${table}" (${columns.map(([name]) => `"${name}"`).join(", ")}) VALUES (${columns
@@ -89,32 +88,25 @@ export class SqliteSendWriter {
       destinations: c.destinations,
       patches: c.patches.map(([t, r, col, value]) => [t, r, col, sqliteBound(tables[t]!.columns[col]![1], value)]),
     }));
-    return new Promise<number[]>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.ref();
-      this.worker.postMessage({
-        id,
-        steps,
-        sameText,
-        pruneBefore,
-        threshold: rule.threshold,
-      });
-    }).finally(() => {
-      if (this.pending.size === 0) this.worker.unref();
-    });
+    return this.post({ steps, sameText, pruneBefore, threshold: rule.threshold });
   }
 
   /**
    * One statement that writes a few rows, in a durable transaction of its own on this thread (with its write-lock
    * wait and disk sync), so that a small write beside the requests never blocks the event loop.
    */
-  run(sql: string, params: unknown[]): Promise<void> {
-    if (this.stopped) return Promise.reject(stoppedError());
+  async run(sql: string, params: unknown[]): Promise<void> {
+    if (this.stopped) throw stoppedError();
+    await this.post({ steps: [{ sql, rows: [params] }], threshold: 0 });
+  }
+
+  /** One transaction's message to the thread; resolves with its reply's `bulk` (the thread is referenced meanwhile). */
+  private post(message: object): Promise<number[]> {
     const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
-      this.pending.set(id, { resolve: () => resolve(), reject });
+    return new Promise<number[]>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
       this.worker.ref();
-      this.worker.postMessage({ id, steps: [{ sql, rows: [params] }], threshold: 0 });
+      this.worker.postMessage({ id, ...message });
     }).finally(() => {
       if (this.pending.size === 0) this.worker.unref();
     });
