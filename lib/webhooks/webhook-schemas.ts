@@ -45,6 +45,12 @@ export const RESERVED_HEADERS = new Set([
 ]);
 
 /**
+ * Headers of the connection rather than the request (hop-by-hop, and Expect): the HTTP client manages them itself,
+ * so a customer header may not be one of them (post-webhook.ts leaves out one saved before this rule).
+ */
+export const CONNECTION_HEADERS = new Set(["keep-alive", "upgrade", "expect", "te", "trailer"]);
+
+/**
  * PUT …/webhook. Without `headerName` no header is sent. With it, `headerValue` sets the value; left out (or empty)
  * it keeps the value already stored for that header, so a form never needs the secret back to change the URL.
  */
@@ -81,6 +87,8 @@ export const webhookSettingsInput = z
           });
         } else if (RESERVED_HEADERS.has(value.toLowerCase())) {
           ctx.addIssue({ code: "custom", message: `${value} is set by Parley itself` });
+        } else if (CONNECTION_HEADERS.has(value.toLowerCase())) {
+          ctx.addIssue({ code: "custom", message: `${value} is a header of the connection, not of the request` });
         }
       }),
     headerValue: z

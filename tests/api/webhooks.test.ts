@@ -169,6 +169,17 @@ describe("settings", () => {
       body: { url: receiver.url, headerName: "X-Token", headerValue: "a\r\nX-Evil: 1" },
     });
     expect(injected.status).toBe(400);
+    // Headers of the connection are the HTTP client's: one as the customer header is refused, saying why.
+    for (const headerName of ["Expect", "Keep-Alive", "Upgrade", "Content-Length"]) {
+      const refused = await call(server, "PUT", `/api/admin/accounts/${account.accountId}/webhook`, {
+        headers: account.headers,
+        body: { url: receiver.url, headerName, headerValue: "x" },
+      });
+      expect(refused.status, headerName).toBe(400);
+      expect(JSON.stringify(refused.json), headerName).toMatch(
+        headerName === "Content-Length" ? /set by Parley itself/ : /a header of the connection/,
+      );
+    }
   });
 
   it("of another account are 403, and need credentials", async () => {

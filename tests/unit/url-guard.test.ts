@@ -100,6 +100,23 @@ describe("at delivery", () => {
     expect(elsewhere.requests).toHaveLength(0);
   });
 
+  it("a connection header saved as the customer header is left out; the others go with the POST", async () => {
+    receiver.respond = () => ({ status: 200 });
+    const before = receiver.requests.length;
+    const result = await postWebhook({
+      url: receiver.url,
+      headers: { Expect: "100-continue", "Keep-Alive": "timeout=1", "X-Token": "t0k" },
+      body: '{"a":1}',
+      timeoutMs: 5000,
+      allowPrivate: true,
+    });
+    expect(result).toMatchObject({ httpStatus: 200, error: null });
+    const [request] = receiver.requests.slice(before);
+    expect(request!.headers).toMatchObject({ "x-token": "t0k", "content-type": "application/json" });
+    expect(request!.headers.expect).toBeUndefined();
+    expect(request!.body).toBe('{"a":1}');
+  });
+
   it("the timeout ends an attempt that gets no answer", async () => {
     receiver.respond = () => ({ hang: true });
     const result = await postWebhook({
