@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { Logger } from "pino";
 import { writeTransaction, type Steps } from "../db/steps";
 import { uuidv7 } from "../db/ids";
-import { insertRowsSteps, MESSAGE_PART_COLUMNS, type SdrRow } from "../db/insert-rows";
+import { chunks, insertRowsSteps, MESSAGE_PART_COLUMNS, type SdrRow } from "../db/insert-rows";
 import { recordTransitions, sdrRow as sdr, TransitionGroups } from "../messaging/record-transitions";
 import type { SubmitResult } from "../carriers/carrier";
 import { metrics } from "../metrics/define-metrics";
@@ -11,6 +11,9 @@ import type { RoundResult } from "./pace-departures";
 import { lockHeldNumbersSteps } from "./round-queries";
 
 type Answered = RoundResult & { result: SubmitResult };
+
+/** The most answers one transaction records (about 5 ms of the write lock on SQLite). */
+const RECORD_CHUNK = 200;
 
 export interface OutcomeOptions {
   workerId: string;
@@ -33,14 +36,25 @@ export class OutcomeRecorder {
 
   /**
    * Writes a round's answers, trying again while the database cannot be reached, for up to a lease period: answers
-   * dropped would send their parts again (a second copy for the phone). The fencing in record() keeps a late write
-   * from overriding a worker that has taken the numbers over meanwhile.
+   * dropped would send their parts again (a second copy for the phone). The fencing in recordSteps() keeps a late
+   * write from overriding a worker that has taken the numbers over meanwhile. The answers are written in transactions
+   * of RECORD_CHUNK: a round of thousands written in one held SQLite's write lock for 40–60 ms, which the send path
+   * waited for. Each chunk is tried again on its own, so that one written is never written twice.
    */
   async recordPersistently(results: RoundResult[]): Promise<void> {
+    const answered = results.filter((r): r is Answered => r.result !== null);
+    // Every chunk is done (written, or given up on) before the round counts as recorded.
+    const outcomes = await Promise.allSettled(chunks(answered, RECORD_CHUNK).map((chunk) => this.persist(chunk)));
+    countSubmits(outcomes.flatMap((o) => (o.status === "fulfilled" ? o.value : [])));
+    const failed = outcomes.find((o) => o.status === "rejected");
+    if (failed) throw failed.reason;
+  }
+
+  private async persist(answered: Answered[]): Promise<SdrRow[]> {
     const started = performance.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.record(results);
+        return await writeTransaction(() => this.recordSteps(answered));
       } catch (error) {
         if (this.options.stopped() || performance.now() - started > this.options.leaseMs) throw error;
         this.options.log.warn({ err: error, attempt }, "could not record the round's answers; trying again");
@@ -50,19 +64,13 @@ export class OutcomeRecorder {
   }
 
   /**
-   * The carrier's answers of one round, written in a handful of statements: messages are updated in groups. Only
-   * for the numbers this worker still holds (fencing): the transaction first locks the rows of its numbers that
+   * The carrier's answers for part of a round, written in a handful of statements: messages are updated in groups.
+   * Only for the numbers this worker still holds (fencing): the transaction first locks the rows of its numbers that
    * still name it as their lease owner; the answers for a number another worker has taken over since (this one was
    * paused, or cut off from the database, past its lease) are dropped, for that worker sends those parts again and
    * records its own answers. A number whose lease ran out but that nobody took keeps its answers: no one else can
    * have sent for it meanwhile. Parts that were not handed to the carrier (`result` null) are left as they were.
    */
-  async record(results: RoundResult[]): Promise<void> {
-    const answered = results.filter((r): r is Answered => r.result !== null);
-    if (answered.length === 0) return;
-    countSubmits(await writeTransaction(() => this.recordSteps(answered)));
-  }
-
   private *recordSteps(answered: Answered[]): Steps<SdrRow[]> {
     const numbers = [...new Set(answered.map((r) => r.allocation.message.from))];
     const stillMine = new Set(yield* lockHeldNumbersSteps(this.options.workerId, numbers));

@@ -3,6 +3,7 @@ import { startServer, type RunningServer } from "../helpers/server";
 import { call, createTestAccount, releaseFactories, type TestAccount } from "../helpers/factories";
 import { has, sdrTime, statuses, waitForSdrs } from "../helpers/wait-for";
 import { parley } from "../helpers/cli";
+import { db } from "../../lib/db/client";
 
 // The delivery engine end to end: the API accepts, the worker paces and submits to the simulator carrier, receipts
 // come back, and every step is an SDR a client can read.
@@ -124,6 +125,44 @@ describe("a message through the simulator carrier", () => {
     ).toEqual([1, 2]);
     expect(await listingStatus(id!)).toBe("delivered");
   });
+
+  it("delivers a burst from hundreds of numbers at once, more than a round or a transaction takes, each text once", async () => {
+    // 600 numbers due at once (texts of their own, to destinations the simulator delivers to): the worker reserves
+    // them in rounds of at most 500 parts and records the answers in transactions of 200, so that none holds the
+    // database's write lock for long.
+    const many = await createTestAccount(server, { numbers: 600, rateLimitPerSecond: 2000 });
+    const ids: string[] = [];
+    for (let i = 0; i < many.numbers.length; i += 50) {
+      const sent = await Promise.all(
+        many.numbers.slice(i, i + 50).map((from, j) =>
+          call(server, "POST", "/v3/messages", {
+            headers: many.headers,
+            body: { accountId: many.accountId, from, to: `1415555${1000 + i + j}`, body: `burst ${i + j}` },
+          }),
+        ),
+      );
+      for (const res of sent) ids.push(res.json.data.messageInfo[0].messageId);
+    }
+    const delivered = async () =>
+      (
+        await call(server, "GET", `/v3/messages?accountId=${many.accountId}&status=delivered&count=1`, {
+          headers: many.headers,
+        })
+      ).json.data.total as number;
+    const deadline = Date.now() + 30_000;
+    while ((await delivered()) < ids.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    expect(await delivered()).toBe(ids.length);
+    // Each message left once: one part, one `message_sent` and one receipt.
+    const parts = await db().messagePart.groupBy({
+      by: ["messageId"],
+      where: { messageId: { in: ids } },
+      _count: true,
+    });
+    expect(parts).toHaveLength(ids.length);
+    expect(parts.every((p) => p._count === 1)).toBe(true);
+    for (const status of ["sending", "message_sent", "delivered"])
+      expect(await db().sdr.count({ where: { accountId: many.accountId, status } }), status).toBe(ids.length);
+  }, 60_000);
 
   it("lets at most one text a second leave one number, in the order they were accepted", async () => {
     const ids: string[] = [];

@@ -149,6 +149,30 @@ describe("SQLite transactions beside other connections", () => {
     other.close();
   });
 
+  it("commits a group that would hold the write lock too long in turns, in order, another connection's write between", async () => {
+    await db().$executeRawUnsafe(`DELETE FROM "Edit"`);
+    const other = new Database(file, { timeout: 5000 });
+    const count = () => Number((other.prepare(`SELECT count(*) AS n FROM "Edit"`).get() as { n: number }).n);
+    const seen: string[] = [];
+    // Each body holds the lock for 12 ms (more than a group may run before it commits): each is its own transaction.
+    const write = (name: string) =>
+      writeTransaction(function* () {
+        yield* execute(`INSERT INTO "Edit" ("who") VALUES (?)`, [name]);
+        const until = performance.now() + 12;
+        while (performance.now() < until);
+        yield* afterCommit(() => {
+          seen.push(`${name}: ${count()} rows`);
+          // Between two turns of the group another connection takes the lock.
+          if (name === "a") other.prepare(`INSERT INTO "Edit" ("who") VALUES ('other')`).run();
+        });
+      });
+    await Promise.all([write("a"), write("b"), write("c")]);
+    expect(seen).toEqual(["a: 1 rows", "b: 3 rows", "c: 4 rows"]);
+    const rows = other.prepare(`SELECT "who" FROM "Edit" ORDER BY rowid`).all() as { who: string }[];
+    expect(rows.map((r) => r.who)).toEqual(["a", "other", "b", "c"]);
+    other.close();
+  });
+
   it("answers a write transaction once the WAL holding its commit is synced, Prisma's writes syncing their own", async () => {
     await db().$executeRawUnsafe(`DELETE FROM "Edit"`);
     // Whatever sync the earlier writes started is over before this one counts them.
