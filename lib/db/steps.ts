@@ -191,8 +191,8 @@ function commitQueuedWrites(): void {
     () => {
       const rest = group.slice(outcomes.length);
       if (rest.length > 0) {
-        // First in line for the next transaction, after a pause; writes asked for since wait behind them (their timer,
-        // already set, then runs the whole queue).
+        // Into the next transaction, after a pause (a write asked for since may commit first: the bodies of a group
+        // are independent of each other; its timer, already set, then runs the whole queue).
         if (queuedWrites.length === 0) setTimeout(commitQueuedWrites, GROUP_PAUSE_MS);
         queuedWrites = [...rest, ...queuedWrites];
       }

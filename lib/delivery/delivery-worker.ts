@@ -25,12 +25,6 @@ import { startHeartbeat, type WorkerHeartbeat } from "./worker-heartbeat";
 
 /** How often a worker looks for scheduled sends that are due and waiting messages whose validity ran out. */
 const DUE_LOOK_MS = 250;
-/**
- * The most parts one round reserves: a round's reservation and its record are transactions of their own, and on
- * SQLite a round of 2,000 parts held the write lock for 20–60 ms in each, which the send path waited for. A round cut
- * short is followed by the next one at once rather than after the poll interval.
- */
-const ROUND_PARTS = 500;
 
 export interface WorkerOptions {
   carrier: Carrier;
@@ -64,8 +58,6 @@ export class DeliveryWorker {
   private readonly carrier: Carrier;
   private readonly clock: () => number;
   private readonly pollMs: number;
-  /** The last round stopped at ROUND_PARTS: numbers may be ready still. */
-  private roundCut = false;
   private readonly leaseMs: number;
   private readonly validityMs: number;
   private readonly intervalClock: () => number;
@@ -133,7 +125,7 @@ export class DeliveryWorker {
         .catch((error) => this.log.error({ err: error }, "worker tick failed"))
         .finally(() => {
           this.running = null;
-          if (!this.stopped) this.timer = setTimeout(loop, this.roundCut ? 0 : this.pollMs);
+          if (!this.stopped) this.timer = setTimeout(loop, this.pollMs);
         });
     };
     loop();
@@ -175,7 +167,6 @@ export class DeliveryWorker {
    */
   private async step(): Promise<void> {
     const now = this.clock();
-    this.roundCut = false;
     // Scheduled sends that are due join the queue (their numbers are claimed in this very step), and waiting
     // messages whose validity ran out expire: looked at four times a second.
     if (now - this.lastDueLook >= DUE_LOOK_MS) {
@@ -211,8 +202,7 @@ export class DeliveryWorker {
     );
     const accounts = await this.loadAccounts([...new Set(ready.map((n) => n.accountId))]);
     const zones = await loadZones(queues);
-    const plan = planRound({ now, horizon, ready, queues, accounts, zones, maxParts: ROUND_PARTS });
-    this.roundCut = plan.allocations.length >= ROUND_PARTS;
+    const plan = planRound({ now, horizon, ready, queues, accounts, zones });
     // The slots the round takes are the numbers' and accounts' paces from now on (given back below if unused).
     for (const held of ready) held.pace = plan.numberPaces.get(held.number) ?? held.pace;
     for (const [id, pace] of plan.accountPaces) accounts.get(id)!.pace = pace;

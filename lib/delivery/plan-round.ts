@@ -107,8 +107,7 @@ export interface RoundPlan {
 /**
  * At most one part per number: the next of its queue that pacing allows by the horizon (`ready` as readyNumbers
  * gives it). Each part takes its number's slot and its account's, so later numbers of the same account wait for the
- * account's next slot. `zones` holds the destinations' zones (null: unknown, the account's zone counts). At most
- * `maxParts` parts: the numbers after them keep their slots for the next round.
+ * account's next slot. `zones` holds the destinations' zones (null: unknown, the account's zone counts).
  */
 export function planRound(input: {
   now: number;
@@ -117,9 +116,8 @@ export function planRound(input: {
   queues: ReadonlyMap<string, QueuedMessage[]>;
   accounts: ReadonlyMap<string, AccountState>;
   zones: ReadonlyMap<string, string | null>;
-  maxParts?: number;
 }): RoundPlan {
-  const { now, horizon, queues, accounts, zones, maxParts = Infinity } = input;
+  const { now, horizon, queues, accounts, zones } = input;
   // Ad hoc before bulk across an account's numbers too: its slots go first to the numbers whose next message is
   // ad hoc (the sort keeps the order of their slots otherwise).
   const bulkNext = (n: HeldNumber) => (queues.get(n.number)?.[0]?.bulk ? 1 : 0);
@@ -129,7 +127,6 @@ export function planRound(input: {
   const numberPaces = new Map<string, NumberPace>();
   const accountPaces = new Map<string, AccountPace>();
   for (const held of ready) {
-    if (allocations.length >= maxParts) break;
     const account = accounts.get(held.accountId);
     // A message whose validity ran out before it began is not sent late; the worker's next look expires it.
     const queue = queues.get(held.number)?.filter((m) => m.inProgress || !lapsed(m, now));

@@ -43,11 +43,10 @@ export class OutcomeRecorder {
    */
   async recordPersistently(results: RoundResult[]): Promise<void> {
     const answered = results.filter((r): r is Answered => r.result !== null);
-    // Every chunk is done (written, or given up on) before the round counts as recorded.
-    const outcomes = await Promise.allSettled(chunks(answered, RECORD_CHUNK).map((chunk) => this.persist(chunk)));
-    countSubmits(outcomes.flatMap((o) => (o.status === "fulfilled" ? o.value : [])));
-    const failed = outcomes.find((o) => o.status === "rejected");
-    if (failed) throw failed.reason;
+    // One chunk after the other (on PostgreSQL each is a transaction on a pooled connection). One given up on ends
+    // the record there, as a round's single transaction did: the parts not recorded leave again from the number's
+    // next holder.
+    for (const chunk of chunks(answered, RECORD_CHUNK)) countSubmits(await this.persist(chunk));
   }
 
   private async persist(answered: Answered[]): Promise<SdrRow[]> {

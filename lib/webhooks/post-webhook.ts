@@ -28,7 +28,11 @@ const agents = new Map<boolean, Agent>();
 function agentFor(allowPrivate: boolean): Agent {
   let agent = agents.get(allowPrivate);
   if (!agent) {
-    agent = new Agent({ connect: { lookup: guardedLookup(allowPrivate) as unknown as LookupFunction } });
+    // The connection's own timeout at the longest an attempt may take (WEBHOOK_TIMEOUT_SECONDS): the attempt's
+    // timer ends it first, as "no answer within …" (undici's default would end a slow connect at 10 s).
+    agent = new Agent({
+      connect: { lookup: guardedLookup(allowPrivate) as unknown as LookupFunction, timeout: 60_000 },
+    });
     agents.set(allowPrivate, agent);
   }
   return agent;

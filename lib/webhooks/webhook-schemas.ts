@@ -23,10 +23,10 @@ export function webhookUrlProblem(value: string): string | null {
   return null;
 }
 
-// RFC 9110 token characters for the name; the value may not hold line breaks (header injection) or controls.
+// RFC 9110 token characters for the name; the value may not hold line breaks (header injection), controls, or
+// characters beyond Latin-1, which no HTTP client can send in a header.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,100}$/;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+const CONTROL = /[^\t\x20-\x7e\x80-\xff]/;
 export const MAX_HEADER_VALUE = 4096;
 
 // Headers Parley sets itself: a customer header may not replace them.
@@ -99,7 +99,7 @@ export const webhookSettingsInput = z
         if (CONTROL.test(value) || value.length > MAX_HEADER_VALUE) {
           ctx.addIssue({
             code: "custom",
-            message: `may not hold line breaks or control characters (${MAX_HEADER_VALUE} characters at most)`,
+            message: `may not hold line breaks, control characters or characters beyond Latin-1 (${MAX_HEADER_VALUE} characters at most)`,
           });
         }
       }),

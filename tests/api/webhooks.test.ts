@@ -169,6 +169,13 @@ describe("settings", () => {
       body: { url: receiver.url, headerName: "X-Token", headerValue: "a\r\nX-Evil: 1" },
     });
     expect(injected.status).toBe(400);
+    // A value no HTTP client can send (beyond Latin-1) is refused when set, not at every delivery.
+    const unsendable = await call(server, "PUT", `/api/admin/accounts/${account.accountId}/webhook`, {
+      headers: account.headers,
+      body: { url: receiver.url, headerName: "X-Token", headerValue: "tok✓" },
+    });
+    expect(unsendable.status).toBe(400);
+    expect(JSON.stringify(unsendable.json)).toMatch(/beyond Latin-1/);
     // Headers of the connection are the HTTP client's: one as the customer header is refused, saying why.
     for (const headerName of ["Expect", "Keep-Alive", "Upgrade", "Content-Length"]) {
       const refused = await call(server, "PUT", `/api/admin/accounts/${account.accountId}/webhook`, {

@@ -75,12 +75,10 @@ function plan(input: {
   zones?: Record<string, string | null>;
   now?: number;
   horizon?: number;
-  maxParts?: number;
 }) {
   return planRound({
     now: input.now ?? T0,
     horizon: input.horizon ?? HORIZON,
-    maxParts: input.maxParts,
     ready: input.ready,
     queues: new Map(Object.entries(input.queues)),
     accounts: new Map([["acc", input.account ?? account()]]),
@@ -152,29 +150,6 @@ describe("a round's plan", () => {
     });
     expect(p.allocations.map((x) => x.message.from)).toEqual(["a"]);
     expect([...p.numberPaces.keys()]).toEqual(["a"]);
-  });
-
-  it("stops at the most parts a round may take; the numbers after them keep their slots for the next round", () => {
-    const queues = { a: [message("a")], b: [message("b")], c: [message("c")] };
-    // At 100/s all three would leave within the horizon, 10 ms apart.
-    const all = plan({ ready: [held("a"), held("b"), held("c")], queues, account: account({ rate: 100 }) });
-    expect(summary(all)).toEqual(["a", "b", "c"].map((n, i) => `${n}:${queues[n as "a"][0]!.messageId}@${i * 10}`));
-    const cut = plan({
-      ready: [held("a"), held("b"), held("c")],
-      queues,
-      account: account({ rate: 100 }),
-      maxParts: 2,
-    });
-    expect(cut.allocations.map((x) => x.message.from)).toEqual(["a", "b"]);
-    expect([...cut.numberPaces.keys()]).toEqual(["a", "b"]);
-    // The next round, from the account's pace the first one left: c takes the slot it would have had.
-    const next = plan({
-      ready: [held("c")],
-      queues,
-      account: account({ rate: 100, nextSendAt: cut.accountPaces.get("acc")!.nextSendAt }),
-      maxParts: 2,
-    });
-    expect(summary(next)).toEqual([`c:${queues.c[0]!.messageId}@20`]);
   });
 
   it("does not change the numbers, queues or accounts it is given", () => {
