@@ -5,15 +5,14 @@ import type { AccountState, Allocation } from "./plan-round";
 import { claimAccountSlotsSteps, stillLeasedSteps } from "./round-queries";
 
 /**
- * Writes the round's claims before anything is submitted: the accounts' next slots (compare-and-set, so workers
- * sharing an account never both take a slot), a check that this worker still holds each number's lease, and a
- * `sending` record per part. A few statements per round, whatever its size (per-row statements through Prisma
- * cost about a millisecond each here). A number's own next slot stays in this worker's memory while it holds
- * the number, and is written when it gives the number back: a worker that dies stops renewing its leases, so the
- * next holder starts a whole lease period (30 s) after its last send, which pacing allows.
- * `lost` is told, inside the transaction, of the numbers whose lease this worker no longer holds.
+ * The round's claims, before anything is submitted: the accounts' next slots (compare-and-set, so workers sharing an
+ * account never both take a slot) and a check that this worker still holds each number's lease. Returns the
+ * allocations they keep. A number's own next slot stays in this worker's memory while it holds the number, and is
+ * written when it gives the number back: a worker that dies stops renewing its leases, so the next holder starts a
+ * whole lease period (30 s) after its last send, which pacing allows. `lost` is told, inside the transaction, of the
+ * numbers whose lease this worker no longer holds.
  */
-export function* reserveSteps(
+export function* claimRoundSteps(
   workerId: string,
   allocations: Allocation[],
   accounts: Map<string, AccountState>,
@@ -28,10 +27,16 @@ export function* reserveSteps(
   const numbers = [...new Set(allocations.map((a) => a.message.from))];
   const stillMine = yield* stillLeasedSteps(workerId, numbers, now);
   lost(numbers.filter((number) => !stillMine.has(number)));
-  const kept = allocations.filter((a) => !lostAccounts.has(a.message.accountId) && stillMine.has(a.message.from));
-  // A message taken for its first part is claimed only if it is still waiting: the lease holder is not the only
-  // one to change queued messages (a STOP from the destination rejects them), so what the claim did not move to
-  // `sending` is not submitted.
+  return allocations.filter((a) => !lostAccounts.has(a.message.accountId) && stillMine.has(a.message.from));
+}
+
+/**
+ * A `sending` record per part, in a few statements whatever their number (per-row statements through Prisma cost
+ * about a millisecond each here). A message taken for its first part is claimed only if it is still waiting: the
+ * lease holder is not the only one to change queued messages (a STOP from the destination rejects them), so what the
+ * claim did not move to `sending` is not submitted. Returns the parts that may leave.
+ */
+export function* markSendingSteps(kept: Allocation[], now: number): Steps<Allocation[]> {
   const fresh = kept.filter((a) => a.message.partsSubmitted === 0).map((a) => a.message.messageId);
   const notClaimed = yield* recordTransitions({
     changes: [{ ids: fresh, set: { status: "sending" }, onlyFrom: { status: QUEUED_STATUSES } }],

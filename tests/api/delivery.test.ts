@@ -127,8 +127,9 @@ describe("a message through the simulator carrier", () => {
   });
 
   it("delivers a burst from hundreds of numbers at once, more than a transaction records, each text once", async () => {
-    // 600 numbers due at once (texts of their own, to destinations the simulator delivers to): the worker records
-    // a round's answers in transactions of 200, so that none holds the database's write lock for long.
+    // 600 numbers due at once (texts of their own, to destinations the simulator delivers to): the worker reserves a
+    // round in transactions of 400 parts and records its answers in transactions of 200, so that none holds the
+    // database's write lock for long.
     const many = await createTestAccount(server, { numbers: 600, rateLimitPerSecond: 2000 });
     // All sent at once, so that the worker finds hundreds of numbers ready together.
     const sent = await Promise.all(
