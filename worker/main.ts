@@ -25,7 +25,11 @@ async function main(): Promise<void> {
   // Started by a server: when it is gone (the IPC channel closes however it ended, even by SIGKILL, and also while
   // this worker still starts, e.g. the server's own start failed), this worker stops as on SIGTERM: cleanly once
   // its stop is installed, at once before that.
-  if (process.send) process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
+  // A server gone while this module still loaded closed the channel before anyone listened: it is closed already.
+  if (process.send) {
+    process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
+    if (!process.connected) process.kill(process.pid, "SIGTERM");
+  }
   bootstrapEnv();
   // Started by a server that listens already: its address is this worker's public URL too (without PUBLIC_URL).
   if (process.env.PARLEY_SERVER_PORT) announceListening(Number(process.env.PARLEY_SERVER_PORT));
