@@ -254,27 +254,16 @@ export class DeliveryWorker {
     touchedAccounts: Set<string>,
     now: number,
   ): Promise<Allocation[]> {
-    const [first = [], ...rest] = chunks(allocations, RESERVE_CHUNK);
-    let kept = new Set<Allocation>();
+    let kept: Allocation[] = [];
     const { id } = this;
     const drop = (lost: string[]) => this.leases.drop(lost);
     const reserved = await writeTransaction(function* () {
-      kept = new Set(yield* claimRoundSteps(id, allocations, accounts, touchedAccounts, now, drop));
-      return yield* markSendingSteps(
-        first.filter((a) => kept.has(a)),
-        now,
-      );
+      kept = yield* claimRoundSteps(id, allocations, accounts, touchedAccounts, now, drop);
+      return yield* markSendingSteps(kept.slice(0, RESERVE_CHUNK), now);
     });
-    for (const chunk of rest) {
+    for (const chunk of chunks(kept.slice(RESERVE_CHUNK), RESERVE_CHUNK)) {
       try {
-        reserved.push(
-          ...(await writeTransaction(() =>
-            markSendingSteps(
-              chunk.filter((a) => kept.has(a)),
-              now,
-            ),
-          )),
-        );
+        reserved.push(...(await writeTransaction(() => markSendingSteps(chunk, now))));
       } catch (error) {
         this.log.warn({ err: error, parts: allocations.length - reserved.length }, "part of a round not reserved");
         break;

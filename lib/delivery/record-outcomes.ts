@@ -46,11 +46,12 @@ export class OutcomeRecorder {
     // One chunk after the other (on PostgreSQL each is a transaction on a pooled connection). One given up on ends
     // the record there, as a round's single transaction did: the parts not recorded leave again from the number's
     // next holder.
-    for (const chunk of chunks(answered, RECORD_CHUNK)) countSubmits(await this.persist(chunk));
+    // The round's lease period bounds the tries of all its chunks together.
+    const started = performance.now();
+    for (const chunk of chunks(answered, RECORD_CHUNK)) countSubmits(await this.persist(chunk, started));
   }
 
-  private async persist(answered: Answered[]): Promise<SdrRow[]> {
-    const started = performance.now();
+  private async persist(answered: Answered[], started: number): Promise<SdrRow[]> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await writeTransaction(() => this.recordSteps(answered));

@@ -26,7 +26,7 @@ export function webhookUrlProblem(value: string): string | null {
 // RFC 9110 token characters for the name; the value may not hold line breaks (header injection), controls, or
 // characters beyond Latin-1, which no HTTP client can send in a header.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,100}$/;
-const CONTROL = /[^\t\x20-\x7e\x80-\xff]/;
+const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/;
 export const MAX_HEADER_VALUE = 4096;
 
 // Headers Parley sets itself: a customer header may not replace them.
@@ -96,7 +96,7 @@ export const webhookSettingsInput = z
       .nullish()
       .superRefine((value, ctx) => {
         if (!value) return;
-        if (CONTROL.test(value) || value.length > MAX_HEADER_VALUE) {
+        if (UNSENDABLE.test(value) || value.length > MAX_HEADER_VALUE) {
           ctx.addIssue({
             code: "custom",
             message: `may not hold line breaks, control characters or characters beyond Latin-1 (${MAX_HEADER_VALUE} characters at most)`,
