@@ -12,7 +12,7 @@
 # the gateway's processes (bearerbox and smsbox, or Parley's server): the CPU time each scenario used, per message,
 # and how long its busiest thread waited for a CPU, which tells a starved run on a busy machine from a slow gateway.
 #
-#   npm run bench:kannel -- [--duration 20] [--drain-cap 60] [--numbers 3000] [--threads 2] [--connections 50]
+#   npm run bench:kannel -- [--duration 20] [--drain-cap 60] [--numbers 10000] [--threads 2] [--connections 50]
 #                           [--window 10] [--only kannel-plain,kannel-dlr,parley] [--parley-worker on|off] [--keep]
 #
 # BENCH_NODE_FLAGS adds flags to Parley's `node` (its worker process inherits them), e.g.
@@ -33,7 +33,7 @@ HERE=$ROOT/bench/compare-kannel
 
 DURATION=20
 DRAIN_CAP=60
-NUMBERS=3000
+NUMBERS=10000
 THREADS=2
 CONNECTIONS=50
 WINDOW=10
