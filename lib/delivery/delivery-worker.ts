@@ -272,22 +272,23 @@ export class DeliveryWorker {
     return reserved;
   }
 
-  /** Hands a round's reserved parts to the carrier, each at its slot, and records the answers. */
+  /** Hands a round's reserved parts to the carrier, each at its slot, and records the answers as they come. */
   private async deliver(reserved: Allocation[]): Promise<void> {
-    const results = await departRound(reserved, {
-      carrier: this.carrier,
-      leases: this.leases,
-      clock: this.clock,
-      intervalClock: this.intervalClock,
-      spacingGuardMs: this.spacingGuardMs,
-      leaseMs: this.leaseMs,
-      log: this.log,
-      submitted: (carrierMessageId) => this.receipts.submitted(carrierMessageId),
-    });
+    const record = this.outcomes.recordAsAnswered(reserved, (results) => this.receipts.roundRecorded(results));
     try {
-      await this.outcomes.recordPersistently(results);
+      await departRound(reserved, {
+        carrier: this.carrier,
+        leases: this.leases,
+        clock: this.clock,
+        intervalClock: this.intervalClock,
+        spacingGuardMs: this.spacingGuardMs,
+        leaseMs: this.leaseMs,
+        log: this.log,
+        submitted: (carrierMessageId) => this.receipts.submitted(carrierMessageId),
+        answered: (result) => record.answered(result),
+      });
     } finally {
-      this.receipts.roundRecorded(results);
+      await record.finish();
     }
   }
 

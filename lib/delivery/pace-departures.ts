@@ -30,6 +30,8 @@ export interface DepartureOptions {
   log: Logger;
   /** A part the carrier took: a receipt for it may come before the round is recorded. */
   submitted: (carrierMessageId: string) => void;
+  /** Each part's result as soon as it is known (the carrier's answer, or null: it did not leave). */
+  answered?: (result: RoundResult) => void;
 }
 
 /** Hands a round's reserved parts to the carrier, each at its slot; the answers, to be recorded. */
@@ -96,7 +98,9 @@ export function departRound(reserved: Allocation[], options: DepartureOptions): 
         }
       }
       if (result?.ok) options.submitted(result.carrierMessageId);
-      return { allocation, result, at: leftAt };
+      const answer = { allocation, result, at: leftAt };
+      options.answered?.(answer);
+      return answer;
     }),
   );
 }

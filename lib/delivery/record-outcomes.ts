@@ -8,12 +8,27 @@ import type { SubmitResult } from "../carriers/carrier";
 import { metrics } from "../metrics/define-metrics";
 import type { NumberLeases } from "./lease-numbers";
 import type { RoundResult } from "./pace-departures";
+import type { Allocation } from "./plan-round";
+import type { MessageChange } from "./delivery-queries";
 import { lockHeldNumbersSteps } from "./round-queries";
 
 type Answered = RoundResult & { result: SubmitResult };
 
 /** The most answers one transaction records (about 5 ms of the write lock on SQLite). */
 const RECORD_CHUNK = 200;
+/**
+ * How long answers wait for others to be recorded with them while parts of their round are still out: fewer, larger
+ * transactions, at a small cost to how soon a receipt for one of them is taken.
+ */
+const RECORD_WAIT_MS = 20;
+
+/** A round's answers, recorded while its other parts are still leaving (OutcomeRecorder.recordAsAnswered). */
+export interface RoundRecord {
+  /** One part's result, as departRound gives it. */
+  answered(result: RoundResult): void;
+  /** Once every part has its result: resolves when all are recorded, or rejects with why recording ended. */
+  finish(): Promise<void>;
+}
 
 export interface OutcomeOptions {
   workerId: string;
@@ -46,9 +61,76 @@ export class OutcomeRecorder {
     // One chunk after the other (on PostgreSQL each is a transaction on a pooled connection). One given up on ends
     // the record there, as a round's single transaction did: the parts not recorded leave again from the number's
     // next holder.
-    // The round's lease period bounds the tries of all its chunks together.
+    // A lease period from the first try bounds the tries of all its chunks together.
     const started = performance.now();
     for (const chunk of chunks(answered, RECORD_CHUNK)) countSubmits(await this.persist(chunk, started));
+  }
+
+  /**
+   * Records a round's answers as they come in, rather than once its last part has left: a round of thousands of
+   * parts takes about a second to leave through a window of submits, or longer behind one slow answer, and a
+   * receipt for a part waits for that part's record (ReceiptBatches), its acknowledgement to the SMSC with it. A
+   * message's answers are recorded together, in segment order, once all of its parts in the round have theirs;
+   * answers wait RECORD_WAIT_MS for others (or until RECORD_CHUNK are in) and are written one batch after the other.
+   * `recorded` hears of each batch once it is written or given up on. A batch given up on ends the record there, as
+   * in recordPersistently: the later answers are not written (their parts leave again from the number's next holder).
+   */
+  recordAsAnswered(reserved: Allocation[], recorded: (results: RoundResult[]) => void): RoundRecord {
+    const unanswered = new Map<string, number>();
+    for (const { message } of reserved) unanswered.set(message.messageId, (unanswered.get(message.messageId) ?? 0) + 1);
+    const answersOf = new Map<string, RoundResult[]>();
+    let batch: RoundResult[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    let written: Promise<void> = Promise.resolve();
+    let givenUp: { error: unknown } | null = null;
+    // One batch: written (its own lease period of tries, as a round's record had), then heard of; never rejects, so
+    // that the batches after it are still written or, once one is given up on, still heard of.
+    const writeBatch = async (results: RoundResult[]) => {
+      try {
+        if (!givenUp) await this.recordPersistently(results);
+      } catch (error) {
+        givenUp = { error };
+      }
+      try {
+        recorded(results);
+      } catch (error) {
+        this.options.log.error({ err: error }, "a recorded batch's receipts could not be taken up");
+      }
+    };
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (batch.length === 0) return;
+      const results = batch;
+      batch = [];
+      written = written.then(() => writeBatch(results));
+    };
+    return {
+      answered: (result) => {
+        const id = result.allocation.message.messageId;
+        const answers = answersOf.get(id) ?? [];
+        answers.push(result);
+        const left = (unanswered.get(id) ?? 1) - 1;
+        unanswered.set(id, left);
+        if (left > 0) {
+          answersOf.set(id, answers);
+          return;
+        }
+        answersOf.delete(id);
+        answers.sort((a, b) => a.allocation.part.segmentNumber - b.allocation.part.segmentNumber);
+        // A message's answers stay in one transaction: the batch is written first when they would take it past
+        // RECORD_CHUNK.
+        if (batch.length + answers.length > RECORD_CHUNK) flush();
+        batch.push(...answers);
+        if (batch.length >= RECORD_CHUNK) flush();
+        else timer ??= setTimeout(flush, RECORD_WAIT_MS);
+      },
+      finish: async () => {
+        flush();
+        await written;
+        if (givenUp) throw (givenUp as { error: unknown }).error;
+      },
+    };
   }
 
   private async persist(answered: Answered[], started: number): Promise<SdrRow[]> {
@@ -90,9 +172,12 @@ export class OutcomeRecorder {
     const { validityMs, maxAttempts } = this.options;
     const sdrs: SdrRow[] = [];
     const parts: unknown[][] = [];
-    // Messages that get the same change are updated together, keyed by the change.
-    const groups = new TransitionGroups();
-    const change = groups.add.bind(groups);
+    // Each message's change: its parts' changes applied in segment order (a later part's partsSubmitted or status
+    // wins), then messages that get the same change are updated together, keyed by the change. (Grouped part by
+    // part, the groups' statements would run in the order the changes were first seen: a message's second part
+    // sharing the group of another message's last part, its first part's partsSubmitted would be written after.)
+    const changes = new Map<string, MessageChange>();
+    const change = (set: MessageChange, id: string) => changes.set(id, { ...changes.get(id), ...set });
     const roundTime = Math.max(...results.map((r) => r.at));
     for (const { allocation, result, at } of results) {
       const { message, part } = allocation;
@@ -143,6 +228,8 @@ export class OutcomeRecorder {
       }
     }
     yield* insertRowsSteps("MessagePart", MESSAGE_PART_COLUMNS, parts);
+    const groups = new TransitionGroups();
+    for (const [id, set] of changes) groups.add(set, id);
     yield* recordTransitions({ changes: groups.list(), sdrs, at: new Date() });
     return sdrs;
   }
