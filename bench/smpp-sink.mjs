@@ -1,7 +1,8 @@
 // An SMSC that takes everything: it accepts any bind, answers every submit_sm at once (ESME_ROK, a decimal
 // message_id) and, when the submit asks for a receipt (registered_delivery), sends a DELIVRD delivery receipt for it
 // as a deliver_sm right after the answer, on a session that can receive (the same one for a transceiver).
-// It counts submits and acknowledged receipts per second, for bench/compare-kannel.sh.
+// It counts submits and acknowledged receipts per second, and how long receipts wait for their deliver_sm_resp (a
+// gateway that stores a receipt before acknowledging it answers once it is stored), for bench/compare-kannel.sh.
 //   node bench/smpp-sink.mjs [--port 0] [--host 127.0.0.1] [--stats FILE]
 // Prints "SMPP_SINK_READY <port>" on stdout once listening. With --stats the counts are written to FILE (JSON)
 // every 250 ms and on exit; on SIGTERM or SIGINT they are also printed on stderr.
@@ -37,7 +38,26 @@ const stats = {
   lastReceiptAt: null,
   /** Unix second → [submits, receipts acknowledged]. */
   perSecond: {},
+  /** How long the acknowledged receipts waited for their deliver_sm_resp, ms: median, 99th percentile, longest. */
+  receiptAckMs: null,
 };
+
+// The receipts' waits for their deliver_sm_resp, by whole millisecond (the last slot: 10 s or more).
+const ackWaits = new Uint32Array(10_001);
+
+function ackPercentiles() {
+  const n = stats.receiptsAcked;
+  if (n === 0) return null;
+  const at = (share) => {
+    const rank = Math.ceil(share * n);
+    let seen = 0;
+    for (let ms = 0; ms < ackWaits.length; ms++) if ((seen += ackWaits[ms]) >= rank) return ms;
+    return ackWaits.length - 1;
+  };
+  let max = ackWaits.length - 1;
+  while (max > 0 && ackWaits[max] === 0) max--;
+  return { p50: at(0.5), p99: at(0.99), max };
+}
 
 function tick(index) {
   const now = Date.now();
@@ -66,6 +86,7 @@ function sendReceipt(session, submit, messageId, submittedAt) {
   }
   const date = receiptDate(submittedAt);
   const text = `id:${messageId} sub:001 dlvrd:001 submit date:${date} done date:${receiptDate(Date.now())} stat:DELIVRD err:000 text:`;
+  const sentAt = performance.now();
   const sent = target.deliver_sm(
     {
       source_addr_ton: submit.dest_addr_ton,
@@ -83,6 +104,7 @@ function sendReceipt(session, submit, messageId, submittedAt) {
     (resp) => {
       if (resp.command_status === 0) {
         stats.receiptsAcked++;
+        ackWaits[Math.min(ackWaits.length - 1, Math.floor(performance.now() - sentAt))]++;
         const at = tick(1);
         stats.firstReceiptAt ??= at;
         stats.lastReceiptAt = at;
@@ -131,6 +153,7 @@ const server = smpp.createServer((session) => {
 function writeStats() {
   if (!values.stats) return;
   stats.writtenAt = Date.now();
+  stats.receiptAckMs = ackPercentiles();
   const temporary = `${values.stats}.tmp`;
   writeFileSync(temporary, JSON.stringify(stats));
   renameSync(temporary, values.stats);
