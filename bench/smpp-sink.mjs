@@ -9,6 +9,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { clearInterval, setInterval } from "node:timers";
+import { performance } from "node:perf_hooks";
 import smpp from "smpp";
 
 const { values } = parseArgs({
