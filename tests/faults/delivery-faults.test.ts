@@ -386,10 +386,13 @@ describe("delivery under faults (PostgreSQL, two workers, SMPP)", () => {
       await heldSubmit(account, [pausedType], faultFrom);
       paused.signalGroup("SIGSTOP");
       const stoppedAt = Date.now();
-      // Its answers are written to its socket while it sleeps: the SMSC refuses those parts for now (throttled).
+      // The parts it was waiting for at the pause. A submit read before the SMSC took the hold command was answered
+      // at once, and its answer may have been recorded before the pause (a round's answers are recorded as they
+      // come): that part left and was recorded under the worker's lease, and stays its.
+      const held = submitsOf(account, pausedType).filter((s) => s.at >= faultFrom && !smsc.answers.has(s.id));
+      // Their answers are written to its socket while it sleeps: the SMSC refuses those parts for now (throttled).
       // Resumed, the worker would record a retry for each, over the results of the worker that took over.
       smsc.release(pausedType, ESME_RTHROTTLED);
-      const held = submitsOf(account, pausedType).filter((s) => s.at >= faultFrom);
       const leases = (await numberRows(account.accountId)).filter((n) => n.leaseOwner === paused.id);
       try {
         // The other worker takes the numbers once the leases ran out and sends those parts itself.
