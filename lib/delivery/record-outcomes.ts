@@ -9,7 +9,6 @@ import { metrics } from "../metrics/define-metrics";
 import type { NumberLeases } from "./lease-numbers";
 import type { RoundResult } from "./pace-departures";
 import type { Allocation } from "./plan-round";
-import type { MessageChange } from "./delivery-queries";
 import { lockHeldNumbersSteps } from "./round-queries";
 
 type Answered = RoundResult & { result: SubmitResult };
@@ -174,12 +173,10 @@ export class OutcomeRecorder {
     const { validityMs, maxAttempts } = this.options;
     const sdrs: SdrRow[] = [];
     const parts: unknown[][] = [];
-    // Each message's change: its parts' changes applied in segment order (a later part's partsSubmitted or status
-    // wins), then messages that get the same change are updated together, keyed by the change. (Grouped part by
-    // part, the groups' statements would run in the order the changes were first seen: a message's second part
-    // sharing the group of another message's last part, its first part's partsSubmitted would be written after.)
-    const changes = new Map<string, MessageChange>();
-    const change = (set: MessageChange, id: string) => changes.set(id, { ...changes.get(id), ...set });
+    // Messages that get the same change are updated together, keyed by the change; a message's parts' changes are
+    // applied in segment order first (TransitionGroups).
+    const groups = new TransitionGroups();
+    const change = groups.add.bind(groups);
     const roundTime = Math.max(...results.map((r) => r.at));
     for (const { allocation, result, at } of results) {
       const { message, part } = allocation;
@@ -230,8 +227,6 @@ export class OutcomeRecorder {
       }
     }
     yield* insertRowsSteps("MessagePart", MESSAGE_PART_COLUMNS, parts);
-    const groups = new TransitionGroups();
-    for (const [id, set] of changes) groups.add(set, id);
     yield* recordTransitions({ changes: groups.list(), sdrs, at: new Date() });
     return sdrs;
   }

@@ -90,20 +90,27 @@ function notIn(ids: string[], moved: string[]): string[] {
 
 /**
  * Messages that get the same change, gathered into one transition each (keyed by the change), so that a round's
- * many answers cost one UPDATE per distinct change rather than one per message.
+ * many answers cost one UPDATE per distinct change rather than one per message. A message added more than once (a
+ * part at a time) gets its changes applied in the order they were added, later fields winning: grouped change by
+ * change instead, the groups' UPDATEs would run in the order the changes were first seen, and a message's second
+ * part sharing the group of another message's last part would have its first part's change written after it.
  */
 export class TransitionGroups {
-  private readonly groups = new Map<string, MessageTransition>();
+  private readonly changes = new Map<string, MessageChange>();
 
   add(set: MessageChange, id: string): void {
-    const key = JSON.stringify(set);
-    const group = this.groups.get(key);
-    if (group) group.ids.push(id);
-    else this.groups.set(key, { set, ids: [id] });
+    this.changes.set(id, { ...this.changes.get(id), ...set });
   }
 
   list(): MessageTransition[] {
-    return [...this.groups.values()];
+    const groups = new Map<string, MessageTransition>();
+    for (const [id, set] of this.changes) {
+      const key = JSON.stringify(set);
+      const group = groups.get(key);
+      if (group) group.ids.push(id);
+      else groups.set(key, { set, ids: [id] });
+    }
+    return [...groups.values()];
   }
 }
 

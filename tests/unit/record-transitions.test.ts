@@ -102,6 +102,14 @@ describe("the helpers", () => {
     ]);
   });
 
+  it("applies a message's changes in the order they came before grouping it", () => {
+    const groups = new TransitionGroups();
+    groups.add({ partsSubmitted: 2, status: "sent" }, "m1");
+    groups.add({ partsSubmitted: 1 }, "m2");
+    groups.add({ partsSubmitted: 2, status: "sent" }, "m2");
+    expect(groups.list()).toEqual([{ set: { partsSubmitted: 2, status: "sent" }, ids: ["m1", "m2"] }]);
+  });
+
   it("keeps every SDR when every change was made, and only the moved messages' otherwise", () => {
     const sdrs = ["m1", "m2"].map((id) => sdrRow(id, "a1", "rejected", 0));
     expect(keptSdrs(sdrs, new Set())).toBe(sdrs);
