@@ -31,11 +31,7 @@ beforeAll(async () => {
     env: {
       PARLEY_WORKER: "true",
       WORKER_POLL_MS: "50",
-      CARRIER: "smpp",
-      SMPP_HOST: "127.0.0.1",
-      SMPP_PORT: String(smsc.port),
-      SMPP_SYSTEM_ID: smsc.systemId,
-      SMPP_PASSWORD: smsc.password,
+      ...smsc.carrierEnv,
     },
   });
   account = await createTestAccount(server, { numbers: 2, rateLimitPerSecond: 50 });

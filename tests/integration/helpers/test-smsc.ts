@@ -113,6 +113,17 @@ export class TestSmsc {
     return (this.server.address() as AddressInfo).port;
   }
 
+  /** A server's environment for the SMPP carrier bound to this SMSC. */
+  get carrierEnv(): Record<string, string> {
+    return {
+      CARRIER: "smpp",
+      SMPP_HOST: "127.0.0.1",
+      SMPP_PORT: String(this.port),
+      SMPP_SYSTEM_ID: this.systemId,
+      SMPP_PASSWORD: this.password,
+    };
+  }
+
   /** The sessions currently connected and bound. */
   get boundSessions(): smpp.Session[] {
     return this.server.sessions.filter((session) => this.bound.has(session));
