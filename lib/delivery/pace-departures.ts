@@ -30,15 +30,15 @@ export interface DepartureOptions {
   log: Logger;
   /** A part the carrier took: a receipt for it may come before the round is recorded. */
   submitted: (carrierMessageId: string) => void;
-  /** Each part's result as soon as it is known (the carrier's answer, or null: it did not leave). */
-  answered?: (result: RoundResult) => void;
+  /** Each part's result as soon as it is known (the carrier's answer, or null: it did not leave), to be recorded. */
+  answered: (result: RoundResult) => void;
 }
 
-/** Hands a round's reserved parts to the carrier, each at its slot; the answers, to be recorded. */
-export function departRound(reserved: Allocation[], options: DepartureOptions): Promise<RoundResult[]> {
+/** Hands a round's reserved parts to the carrier, each at its slot, each answer to `answered`; resolves once all are. */
+export async function departRound(reserved: Allocation[], options: DepartureOptions): Promise<void> {
   const { carrier, leases, clock, intervalClock, spacingGuardMs, leaseMs, log } = options;
-  return Promise.all(
-    reserved.map(async (allocation): Promise<RoundResult> => {
+  await Promise.all(
+    reserved.map(async (allocation): Promise<void> => {
       // The slot, or a full interval after the number's last part really left if that one was late.
       const from = allocation.part.from;
       const interval = 1000 / (leases.held.get(from)?.pace.ratePerSecond ?? 1);
@@ -98,9 +98,7 @@ export function departRound(reserved: Allocation[], options: DepartureOptions): 
         }
       }
       if (result?.ok) options.submitted(result.carrierMessageId);
-      const answer = { allocation, result, at: leftAt };
-      options.answered?.(answer);
-      return answer;
+      options.answered({ allocation, result, at: leftAt });
     }),
   );
 }
